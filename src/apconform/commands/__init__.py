@@ -1,0 +1,3 @@
+"""Subcommands of `apconform` that belong to no single protocol."""
+
+__all__: list[str] = []

@@ -1,0 +1,114 @@
+"""The operations vectors exercise, and the reference implementation of each.
+
+An operation takes the vector's input (a JSON value) and returns the answer (a
+JSON value) or raises an :class:`~apconform.core.errors.ApconformError` whose
+code is the refusal. Protocol packages register their operations here; the
+harness and the adapters look them up by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from apconform.core.canonical import canonical_text, sha256_hex
+from apconform.core.errors import ApconformError, define_code
+from apconform.core.jsonload import loads
+
+__all__ = ["Operation", "get_operation", "operation", "operation_names"]
+
+Operation = Callable[[Any], Any]
+
+UNKNOWN_OPERATION = define_code(
+    "APC-OP-UNKNOWN",
+    "The operation is not known to this implementation",
+    "Check the operation name against the vector format documentation.",
+)
+BAD_OPERATION_INPUT = define_code(
+    "APC-OP-INPUT",
+    "The operation's input does not have the shape the operation needs",
+    "See the operation's input description in the vector format documentation.",
+)
+
+_REGISTRY: dict[str, Operation] = {}
+
+
+def operation(name: str) -> Callable[[Operation], Operation]:
+    """Register the reference implementation of an operation."""
+
+    def register(func: Operation) -> Operation:
+        if name in _REGISTRY and _REGISTRY[name] is not func:
+            raise ValueError(f"operation {name} registered twice")
+        _REGISTRY[name] = func
+        return func
+
+    return register
+
+
+def _load_protocol_operations() -> None:
+    # Protocol packages register on import; a package missing from this build is skipped.
+    import importlib
+
+    for module in ("apconform.apx.operations", "apconform.ap1.operations"):
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name is None or not module.startswith(exc.name):
+                raise
+
+
+def get_operation(name: str) -> Operation:
+    """The reference implementation of an operation, or a refusal naming the known ones."""
+    _load_protocol_operations()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise ApconformError(
+            UNKNOWN_OPERATION,
+            f"unknown operation {name!r}",
+            hint=f"Known operations: {', '.join(sorted(_REGISTRY))}.",
+        ) from None
+
+
+def operation_names() -> list[str]:
+    _load_protocol_operations()
+    return sorted(_REGISTRY)
+
+
+def _field(value: Any, name: str, kind: type) -> Any:
+    if not isinstance(value, dict) or name not in value:
+        raise ApconformError(
+            BAD_OPERATION_INPUT, f"the input needs a member {name!r}", path=f"$.{name}"
+        )
+    found = value[name]
+    is_bool_for_number = isinstance(found, bool) and kind in (int, float)
+    if not isinstance(found, kind) or is_bool_for_number:
+        raise ApconformError(
+            BAD_OPERATION_INPUT,
+            f"input member {name!r} must be a JSON {kind.__name__}",
+            path=f"$.{name}",
+        )
+    return found
+
+
+@operation("kit.canonicalize")
+def kit_canonicalize(value: Any) -> dict[str, str]:
+    """Input {"value": any}; answer the canonical text and the digest rule of KIT-HASH-1."""
+    target = _field(value, "value", object)
+    return {"canonical": canonical_text(target), "sha256": sha256_hex(target)}
+
+
+@operation("kit.parse")
+def kit_parse(value: Any) -> dict[str, str]:
+    """Input {"text": str, "padToBytes"?: int}; parse it boundedly, answer the canonical text.
+
+    ``padToBytes`` right-pads the UTF-8 text with spaces to that many bytes, so a
+    vector can exercise the size limit without being over the limit itself.
+    """
+    text = _field(value, "text", str)
+    raw = text.encode("utf-8")
+    if isinstance(value, dict) and "padToBytes" in value:
+        size = _field(value, "padToBytes", int)
+        if size > len(raw):
+            raw += b" " * (size - len(raw))
+    return {"canonical": canonical_text(loads(raw))}

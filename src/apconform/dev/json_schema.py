@@ -1,0 +1,95 @@
+"""JSON Schema from LinkML: gen-json-schema, then the fixes that make it the normative contract.
+
+gen-json-schema already closes objects, keeps patterns and (with
+``include_null=False``) refuses null for optional fields. It does not know the
+project annotations (string length, nullable) or type-level ``none_of``, and
+its rendering of ``linkml:Any`` leaves out arrays. The post-processing here
+adds exactly those, from the same :mod:`apconform.dev.constraints` answers the
+Pydantic models are built from.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from linkml.generators.jsonschemagen import JsonSchemaGenerator
+from linkml_runtime.utils.schemaview import SchemaView
+
+from apconform.dev.constraints import SlotConstraints, resolve
+
+__all__ = ["document_classes", "generate_document_schema"]
+
+_DRAFT = "https://json-schema.org/draft/2019-09/schema"
+
+
+def document_classes(sv: SchemaView) -> dict[str, str]:
+    """Classes of this schema that are documents: document name -> class name."""
+    found: dict[str, str] = {}
+    for name, cls in sv.all_classes(imports=False).items():
+        entry = (cls.annotations or {}).get("document")
+        if entry is not None:
+            found[str(getattr(entry, "value", entry))] = str(name)
+    return dict(sorted(found.items()))
+
+
+def _patch_scalar(schema: dict[str, Any], c: SlotConstraints) -> None:
+    if c.kind == "str":
+        if c.min_length is not None:
+            schema["minLength"] = c.min_length
+        if c.max_length is not None:
+            schema["maxLength"] = c.max_length
+    if c.forbidden:
+        schema["not"] = {"enum": list(c.forbidden)}
+    if c.kind in ("int", "float"):
+        for key, value in (("minimum", c.minimum_value), ("maximum", c.maximum_value)):
+            if value is not None:
+                schema[key] = _json_number(value)
+
+
+def _json_number(value: Any) -> int | float:
+    if isinstance(value, str):
+        value = float(value) if any(ch in value for ch in ".eE") else int(value)
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return int(value)
+    return value  # type: ignore[no-any-return]
+
+
+def _patch_property(prop: dict[str, Any], c: SlotConstraints) -> dict[str, Any]:
+    target = prop["items"] if c.multivalued and "items" in prop else prop
+    _patch_scalar(target, c)
+    if not c.nullable:
+        return prop
+    description = prop.pop("description", None)
+    wrapped: dict[str, Any] = {"anyOf": [prop, {"type": "null"}]}
+    if description is not None:
+        wrapped["description"] = description
+    return wrapped
+
+
+def _patch_class(sv: SchemaView, class_name: str, schema: dict[str, Any]) -> None:
+    properties = schema.get("properties", {})
+    for slot_name in sv.class_slots(class_name):
+        slot = sv.induced_slot(slot_name, class_name)
+        key = str(slot.alias or slot.name)
+        if key in properties:
+            properties[key] = _patch_property(properties[key], resolve(sv, slot))
+
+
+def generate_document_schema(schema_path: str, class_name: str) -> str:
+    """The normative JSON Schema of one document class, as deterministic text."""
+    generator = JsonSchemaGenerator(schema_path, include_null=False, top_class=class_name)
+    schema: dict[str, Any] = json.loads(generator.serialize())
+    sv = generator.schemaview
+    for name, definition in schema.get("$defs", {}).items():
+        if name in sv.all_classes():
+            cls = sv.get_class(name)
+            if cls.class_uri == "linkml:Any":
+                schema["$defs"][name] = {"title": name, "description": cls.description}
+            else:
+                _patch_class(sv, name, definition)
+    _patch_class(sv, class_name, schema)
+    for key in ("metamodel_version", "version"):
+        schema.pop(key, None)
+    schema["$schema"] = _DRAFT
+    return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"

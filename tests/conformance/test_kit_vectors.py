@@ -1,0 +1,63 @@
+"""Every kit vector passes against the reference operations, and the comparison can fail."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from apconform.conformance.compare import json_equal, match_answer, match_refusal
+from apconform.conformance.operations import get_operation
+from apconform.conformance.vectors import LoadedVector, load_vectors
+from apconform.core.errors import ApconformError
+
+KIT_VECTORS = load_vectors(protocols=["kit"])
+
+
+def _run(vector: LoadedVector) -> list[Any]:
+    operation = get_operation(vector.vector.operation)
+    try:
+        answer = operation(vector.vector.input)
+    except ApconformError as error:
+        return [
+            m.to_dict() for m in match_refusal(vector.vector.expected, error.code, error.message)
+        ]
+    return [
+        m.to_dict() for m in match_answer(vector.vector.expected, answer, vector.vector.comparison)
+    ]
+
+
+@pytest.mark.parametrize("vector", KIT_VECTORS, ids=[v.id for v in KIT_VECTORS])
+def test_kit_vector_passes(vector: LoadedVector) -> None:
+    assert _run(vector) == []
+
+
+def test_there_are_kit_vectors_for_every_kit_operation() -> None:
+    assert {v.vector.operation for v in KIT_VECTORS} == {"kit.canonicalize", "kit.parse"}
+    assert len(KIT_VECTORS) >= 20
+
+
+def test_a_wrong_answer_is_reported_with_both_values() -> None:
+    mismatches = json_equal(
+        {"canonical": "[1]", "n": 1, "b": True}, {"canonical": "[1.0]", "n": 1.0, "b": 1}
+    )
+    assert [m.to_dict() for m in mismatches] == [
+        {"path": "/b", "reason": "values differ", "expected": True, "actual": 1},
+        {"path": "/canonical", "reason": "strings differ", "expected": "[1]", "actual": "[1.0]"},
+    ]
+
+
+def test_missing_and_unexpected_members_are_reported() -> None:
+    mismatches = json_equal({"a": 1}, {"b": 1})
+    assert [(m.path, m.reason) for m in mismatches] == [
+        ("/a", "missing from the answer"),
+        ("/b", "not expected"),
+    ]
+
+
+def test_wrong_refusal_code_is_reported(repo: Path) -> None:
+    vector = next(v for v in KIT_VECTORS if v.id == "kit-load-depth-33")
+    assert [m.reason for m in match_refusal(vector.vector.expected, "APC-JSON-NODES", None)] == [
+        "refused with another error code"
+    ]
