@@ -19,10 +19,13 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+from apconform.conformance.compare import resolve_pointer
+from apconform.conformance.operations import input_documents
 from apconform.conformance.schemas import json_schema_validator
 from apconform.models import DOCUMENTS
 
 CORPUS = Path(__file__).parent / "corpus"
+_ABSENT = resolve_pointer({}, "/absent")
 REPO = Path(__file__).resolve().parents[1]
 
 _REPLACEMENTS: list[Any] = [True, "0.5", 0, 0.5, 2.0, None, [], {}, "", "x\n"]
@@ -52,10 +55,15 @@ def _labelled() -> Iterator[tuple[str, str, Any, bool | None]]:
                 instance = json.loads(path.read_text(encoding="utf-8"))
                 yield document, f"{document}/{label}/{path.name}", instance, label == "valid"
     for path in sorted((REPO / "vectors").rglob("*.json")):
-        if path.name == "MANIFEST.json":
+        if path.name == "MANIFEST.json" or len(path.relative_to(REPO / "vectors").parts) < 3:
             continue
         instance = json.loads(path.read_text(encoding="utf-8"))
-        yield "vector", path.relative_to(REPO).as_posix(), instance, True
+        rel = path.relative_to(REPO).as_posix()
+        yield "vector", rel, instance, True
+        for pointer, document in sorted(input_documents(instance["operation"]).items()):
+            found = resolve_pointer(instance["input"], pointer)
+            if found is not _ABSENT:
+                yield document, f"{rel} input{pointer}", found, None
     registry = json.loads((REPO / "spec/clauses.json").read_text(encoding="utf-8"))
     yield "clause-registry", "spec/clauses.json", registry, True
 

@@ -15,7 +15,13 @@ from apconform.core.canonical import canonical_text, sha256_hex
 from apconform.core.errors import ApconformError, define_code
 from apconform.core.jsonload import loads
 
-__all__ = ["Operation", "get_operation", "operation", "operation_names"]
+__all__ = [
+    "Operation",
+    "get_operation",
+    "input_documents",
+    "operation",
+    "operation_names",
+]
 
 Operation = Callable[[Any], Any]
 
@@ -31,18 +37,33 @@ BAD_OPERATION_INPUT = define_code(
 )
 
 _REGISTRY: dict[str, Operation] = {}
+_INPUT_DOCUMENTS: dict[str, dict[str, str]] = {}
 
 
-def operation(name: str) -> Callable[[Operation], Operation]:
-    """Register the reference implementation of an operation."""
+def operation(
+    name: str, *, inputs: dict[str, str] | None = None
+) -> Callable[[Operation], Operation]:
+    """Register the reference implementation of an operation.
+
+    ``inputs`` maps JSON Pointers into the operation's input to the document
+    types found there (for example ``{"/manifest": "apx-manifest"}``), so the
+    schema parity test can check every document a vector carries.
+    """
 
     def register(func: Operation) -> Operation:
         if name in _REGISTRY and _REGISTRY[name] is not func:
             raise ValueError(f"operation {name} registered twice")
         _REGISTRY[name] = func
+        _INPUT_DOCUMENTS[name] = dict(inputs or {})
         return func
 
     return register
+
+
+def input_documents(name: str) -> dict[str, str]:
+    """JSON Pointer -> document type for the documents inside an operation's input."""
+    _load_protocol_operations()
+    return dict(_INPUT_DOCUMENTS.get(name, {}))
 
 
 def _load_protocol_operations() -> None:
