@@ -62,10 +62,9 @@ def run_demo(output_dir: Path | None = None, *, out: TextIO | None = None) -> in
             raise
         started = time.perf_counter()
         step_status = int(module.demo_step(ctx))
-        ctx.say(
-            f"  done in {time.perf_counter() - started:.2f} s"
-            + ("" if step_status == 0 else f" (exit status {step_status})")
-        )
+        elapsed_ms = (time.perf_counter() - started) * 1000
+        suffix = "" if step_status == 0 else f" (exit status {step_status})"
+        ctx.say(f"  done in {elapsed_ms:.0f} ms{suffix}")
         status = status or step_status
     ctx.say()
     if missing:
