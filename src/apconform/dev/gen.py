@@ -96,6 +96,8 @@ def build_models(root: Path) -> dict[str, str]:
         "",
     ]
     out["src/apconform/models/__init__.py"] = "\n".join(lines)
+    support = Path(__file__).parent / "templates" / "pydantic" / "jsontypes.py.txt"
+    out["src/apconform/models/_jsontypes.py"] = support.read_text(encoding="utf-8")
     return out
 
 
