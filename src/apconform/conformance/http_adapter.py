@@ -7,7 +7,8 @@ The convention (the kit's own HTTP API follows it):
   the JSON body;
 * a 2xx JSON body is the answer;
 * a 4xx ``application/problem+json`` body whose ``code`` member holds a stable
-  error code is a refusal (its ``detail`` member is the refusal's message);
+  error code is a refusal (its ``detail`` member is the refusal's message and
+  its optional ``path`` member the path of the offending value);
 * anything else (5xx, a timeout, a refused connection, a body that is not
   JSON) is an errored case.
 
@@ -142,6 +143,8 @@ class HttpAdapter(Adapter):
                 "code": document["code"],
                 "message": detail if isinstance(detail, str) else "",
             }
+            if isinstance(document.get("path"), str):
+                refusal["path"] = document["path"]
             message = {"seq": seq, "refusal": refusal}
         else:
             return errored(f"POST {url} answered status {response.status}", **context)
