@@ -202,7 +202,7 @@ def test_the_implementation_never_sees_the_expectation(tmp_path: Path) -> None:
     runs = [m for m in messages if m["cmd"] == "run"]
     assert len(runs) == len(VECTORS)
     assert all(set(m) == {"cmd", "seq", "operation", "input"} for m in runs)
-    assert [m["cmd"] for m in messages][0] == "start" and messages[-1] == {"cmd": "stop"}
+    assert messages[0]["cmd"] == "start" and messages[-1] == {"cmd": "stop"}
     vector = VECTORS["kit-jcs-number-exponent"]
     sent = next(m for m in runs if m["input"] == vector.vector.input)
     expected = vector.vector.expected.document

@@ -47,7 +47,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(404, b'{"title": "not found"}', "application/problem+json")
 
     def do_POST(self) -> None:
-        _, version, protocol, name = self.path.split("/", 3)
+        _, _version, protocol, name = self.path.split("/", 3)
         operation = f"{protocol}.{name.replace('-', '_')}"
         body = loads(self.rfile.read(int(self.headers["Content-Length"])))
         fault = self.broken.get(json.dumps(body, sort_keys=True))
