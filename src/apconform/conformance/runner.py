@@ -29,7 +29,15 @@ from apconform.core.canonical import sha256_hex
 from apconform.core.errors import UsageError
 from apconform.resources import data_path
 
-__all__ = ["CheckOptions", "CheckRun", "case_level", "is_negative", "run_check", "select_vectors"]
+__all__ = [
+    "CheckOptions",
+    "CheckRun",
+    "case_level",
+    "case_record",
+    "is_negative",
+    "run_check",
+    "select_vectors",
+]
 
 _LEVEL_ORDER = {"MUST": 0, "SHOULD": 1, "MAY": 2}
 
@@ -122,7 +130,7 @@ def classify(vector: LoadedVector, reply: Reply, xfail_reason: str | None) -> tu
     return ("fail" if mismatches else "pass"), mismatches
 
 
-def _case(
+def case_record(
     seq: int,
     vector: LoadedVector,
     root: Path,
@@ -237,7 +245,7 @@ def run_check(
                     "skipped",
                     reason=f"the implementation does not list operation {vector.vector.operation}",
                 )
-            record = _case(
+            record = case_record(
                 seq, vector, root, clauses, options, xfail, reply, time.perf_counter() - began
             )
             cases.append(record)

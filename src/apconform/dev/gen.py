@@ -234,6 +234,13 @@ def build_vector_manifest(root: Path, built: Mapping[str, str]) -> dict[str, str
     return {"vectors/MANIFEST.json": json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"}
 
 
+def build_conformance_suite(root: Path, built: Mapping[str, str]) -> dict[str, str]:
+    """conformance/clauses/test_<protocol>.py: one clause-quoting test per clause."""
+    from apconform.conformance.suite import build_suite
+
+    return build_suite(json.loads(built["spec/clauses.json"]))
+
+
 def _no_direct_build(root: Path) -> dict[str, str]:
     raise AssertionError("built from other products")
 
@@ -251,6 +258,13 @@ PRODUCTS: list[Product] = [
         _no_direct_build,
         needs=("json-schema", "clauses"),
         build_from=build_vector_manifest,
+    ),
+    Product(
+        "conformance-suite",
+        ("conformance/clauses",),
+        _no_direct_build,
+        needs=("clauses",),
+        build_from=build_conformance_suite,
     ),
 ]
 
