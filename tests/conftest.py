@@ -31,7 +31,7 @@ def repo() -> Path:
 def repo_copy(tmp_path: Path) -> Path:
     """A copy of the checkout (sources and generated files) that a test may change freely."""
     target = tmp_path / "checkout"
-    for name in ("schemas", "spec", "docs", "vectors", "src"):
+    for name in ("schemas", "spec", "docs", "vectors", "src", "conformance"):
         if (REPO / name).exists():
             shutil.copytree(REPO / name, target / name, ignore=_SKIP)
     shutil.copy2(REPO / "pyproject.toml", target / "pyproject.toml")

@@ -8,6 +8,7 @@ declared comparison rules.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -37,21 +38,35 @@ class Mismatch:
         return out
 
 
+_DECIMAL = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?")
+
+
 def _decimal(text: str) -> Decimal | None:
-    try:
-        number = Decimal(text)
-    except InvalidOperation:
+    """A decimal string in the kit's DecimalString form; anything else is not a number here.
+
+    Python's Decimal also reads "1_000", " 1.5", "1e3" and "NaN"; none of those
+    is a decimal string, so none may compare equal to one.
+    """
+    if _DECIMAL.fullmatch(text) is None:
         return None
-    return number if number.is_finite() else None
+    try:
+        return Decimal(text)
+    except InvalidOperation:  # pragma: no cover - the pattern admits only valid numbers
+        return None
 
 
-def _numbers_equal(a: float | int, b: float | int, tolerance: Decimal) -> bool:
+def _numbers_equal(a: float | int, b: float | int, rules: Comparison | None) -> bool:
+    """Equal, or within the vector's relative (and, when declared, absolute) tolerance."""
     if a == b:
         return True
-    if tolerance == 0:
+    if rules is None:
         return False
-    scale = max(abs(Decimal(a)), abs(Decimal(b)))
-    return abs(Decimal(a) - Decimal(b)) <= tolerance * scale
+    difference = abs(Decimal(a) - Decimal(b))
+    absolute = rules.floatAbsoluteTolerance
+    if absolute is not None and difference <= Decimal(absolute):
+        return True
+    relative = Decimal(rules.floatRelativeTolerance)
+    return relative > 0 and difference <= relative * max(abs(Decimal(a)), abs(Decimal(b)))
 
 
 def _diff(
@@ -62,9 +77,8 @@ def _diff(
             out.append(Mismatch(path, expected, actual, "values differ"))
         return
     if isinstance(expected, (int, float)) and isinstance(actual, (int, float)):
-        tolerance = Decimal(rules.floatRelativeTolerance) if rules else Decimal(0)
-        if not _numbers_equal(expected, actual, tolerance):
-            out.append(Mismatch(path, expected, actual, "numbers differ"))
+        if not _numbers_equal(expected, actual, rules):
+            out.append(Mismatch(path, expected, actual, _number_reason(rules)))
         return
     if isinstance(expected, str) and isinstance(actual, str):
         if expected == actual:
@@ -73,7 +87,13 @@ def _diff(
             a, b = _decimal(expected), _decimal(actual)
             if a is not None and b is not None and a == b:
                 return
-        out.append(Mismatch(path, expected, actual, "strings differ"))
+        numeric = rules is not None and rules.decimals == "numeric-value"
+        reason = (
+            "decimal strings differ in value"
+            if numeric and _decimal(expected)
+            else "strings differ"
+        )
+        out.append(Mismatch(path, expected, actual, reason))
         return
     if isinstance(expected, list) and isinstance(actual, list):
         if len(expected) != len(actual):
@@ -94,6 +114,15 @@ def _diff(
     if expected is None and actual is None:
         return
     out.append(Mismatch(path, expected, actual, "types differ"))
+
+
+def _number_reason(rules: Comparison | None) -> str:
+    if rules is None:
+        return "numbers differ (exact comparison)"
+    reason = f"numbers differ by more than the relative tolerance {rules.floatRelativeTolerance}"
+    if rules.floatAbsoluteTolerance is not None:
+        reason += f" and the absolute tolerance {rules.floatAbsoluteTolerance}"
+    return reason
 
 
 def json_equal(expected: Any, actual: Any, rules: Comparison | None = None) -> list[Mismatch]:
@@ -151,8 +180,10 @@ def match_answer(
     ]
 
 
-def match_refusal(expected: Expected, code: str, message: str | None) -> list[Mismatch]:
-    """Compare a refusal (error code and first message) with the expectation."""
+def match_refusal(
+    expected: Expected, code: str, message: str | None, path: str | None = None
+) -> list[Mismatch]:
+    """Compare a refusal (error code, first message, path) with the expectation."""
     if expected.kind != "refusal":
         return [Mismatch("", "an answer", {"refusal": code}, "expected an answer, got a refusal")]
     out = []
@@ -160,4 +191,6 @@ def match_refusal(expected: Expected, code: str, message: str | None) -> list[Mi
         out.append(Mismatch("", expected.errorCode, code, "refused with another error code"))
     if expected.message is not None and message != expected.message:
         out.append(Mismatch("", expected.message, message, "refusal message differs"))
+    if expected.path is not None and path != expected.path:
+        out.append(Mismatch("", expected.path, path, "refusal names another path"))
     return out

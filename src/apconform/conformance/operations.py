@@ -17,6 +17,7 @@ from apconform.core.jsonload import loads
 
 __all__ = [
     "Operation",
+    "field",
     "get_operation",
     "input_documents",
     "operation",
@@ -70,7 +71,12 @@ def _load_protocol_operations() -> None:
     # Protocol packages register on import; a package missing from this build is skipped.
     import importlib
 
-    for module in ("apconform.apx.operations", "apconform.ap1.operations"):
+    modules = (
+        "apconform.conformance.kit_operations",
+        "apconform.apx.operations",
+        "apconform.ap1.operations",
+    )
+    for module in modules:
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as exc:
@@ -94,6 +100,11 @@ def get_operation(name: str) -> Operation:
 def operation_names() -> list[str]:
     _load_protocol_operations()
     return sorted(_REGISTRY)
+
+
+def field(value: Any, name: str, kind: type) -> Any:
+    """A member of an operation's input, of the given JSON type, or a refusal naming it."""
+    return _field(value, name, kind)
 
 
 def _field(value: Any, name: str, kind: type) -> Any:

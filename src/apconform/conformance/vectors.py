@@ -14,7 +14,7 @@ from apconform.core.validation import validate_document
 from apconform.models.conformance import Vector
 from apconform.resources import data_path
 
-__all__ = ["LoadedVector", "load_vector", "load_vectors"]
+__all__ = ["LoadedVector", "check_vector_document", "load_vector", "load_vectors"]
 
 VECTOR_ID = define_code(
     "APC-VEC-ID",
@@ -93,12 +93,15 @@ def _expectation_violations(vector: Vector) -> list[Violation]:
                     f"an expectation of kind {expected.kind} cannot carry {other}",
                 )
             )
-    if expected.kind != "refusal" and "message" in present:
-        out.append(
-            Violation(
-                VECTOR_EXPECTED.code, "$.expected.message", "only a refusal can fix a message"
+    for member in ("message", "path"):
+        if expected.kind != "refusal" and member in present:
+            out.append(
+                Violation(
+                    VECTOR_EXPECTED.code,
+                    f"$.expected.{member}",
+                    f"only a refusal can fix a {member}",
+                )
             )
-        )
     for index, matcher in enumerate(expected.matchers or []):
         has_equals = "equals" in matcher.model_fields_set
         has_absent = matcher.absent is True
@@ -113,30 +116,18 @@ def _expectation_violations(vector: Vector) -> list[Violation]:
     return out
 
 
-def load_vector(
-    path: Path, clauses: ClauseIndex, *, vectors_root: Path | None = None
-) -> LoadedVector:
-    """Load one vector file and check it completely; raise DocumentRefused listing every fault."""
-    document = load_path(path)
-    vector = validate_document(Vector, document, what=f"vector {path}")
+def check_vector_document(
+    document: Any, file_name: str, clauses: ClauseIndex, *, what: str = "vector"
+) -> Vector:
+    """Check one vector document completely (schema, id, expectation, operation, clauses)."""
+    vector = validate_document(Vector, document, what=what)
     violations: list[Violation] = []
-    if vector.id != path.stem:
+    if f"{vector.id}.json" != file_name:
         violations.append(
             Violation(
-                VECTOR_ID.code, "$.id", f"id {vector.id!r} differs from the file name {path.name!r}"
+                VECTOR_ID.code, "$.id", f"id {vector.id!r} differs from the file name {file_name!r}"
             )
         )
-    if vectors_root is not None:
-        parts = path.resolve().relative_to(vectors_root.resolve()).parts
-        if len(parts) < 3 or parts[0] != vector.protocol:
-            violations.append(
-                Violation(
-                    VECTOR_LOCATION.code,
-                    "$.protocol",
-                    f"a {vector.protocol} vector must live in vectors/{vector.protocol}/<area>/, "
-                    f"not {'/'.join(parts[:-1]) or '.'}",
-                )
-            )
     if vector.operation.split(".", 1)[0] != vector.protocol:
         violations.append(
             Violation(
@@ -146,10 +137,18 @@ def load_vector(
             )
         )
     violations.extend(_expectation_violations(vector))
+    violations.extend(_clause_violations(vector, clauses))
+    if violations:
+        raise DocumentRefused(violations, what=what)
+    return vector
+
+
+def _clause_violations(vector: Vector, clauses: ClauseIndex) -> list[Violation]:
+    out = []
     for index, clause_id in enumerate(vector.clauses):
         clause = clauses.get(clause_id)
         if clause is None:
-            violations.append(
+            out.append(
                 Violation(
                     VECTOR_CLAUSE_UNKNOWN.code,
                     f"$.clauses[{index}]",
@@ -157,15 +156,44 @@ def load_vector(
                 )
             )
         elif clause.status == "retired":
-            violations.append(
+            out.append(
                 Violation(
                     VECTOR_CLAUSE_RETIRED.code,
                     f"$.clauses[{index}]",
                     f"clause {clause_id} is retired",
                 )
             )
+    return out
+
+
+def load_vector(
+    path: Path, clauses: ClauseIndex, *, vectors_root: Path | None = None
+) -> LoadedVector:
+    """Load one vector file and check it completely; raise DocumentRefused listing every fault."""
+    document = load_path(path)
+    what = f"vector {path}"
+    violations: list[Violation] = []
+    try:
+        vector = check_vector_document(document, path.name, clauses, what=what)
+    except DocumentRefused as refused:
+        if not refused.violations or refused.violations[0].code == "APC-SCHEMA-VIOLATION":
+            raise
+        violations.extend(refused.violations)
+        vector = Vector.model_validate(document)
+    if vectors_root is not None:
+        parts = path.resolve().relative_to(vectors_root.resolve()).parts
+        if len(parts) < 3 or parts[0] != vector.protocol:
+            location = Violation(
+                VECTOR_LOCATION.code,
+                "$.protocol",
+                f"a {vector.protocol} vector must live in vectors/{vector.protocol}/<area>/, "
+                f"not {'/'.join(parts[:-1]) or '.'}",
+            )
+            violations.insert(
+                1 if violations and violations[0].code == VECTOR_ID.code else 0, location
+            )
     if violations:
-        raise DocumentRefused(violations, what=f"vector {path}")
+        raise DocumentRefused(violations, what=what)
     return LoadedVector(path, vector, document)
 
 

@@ -61,7 +61,8 @@ class SlotConstraints:
 
 def _annotation(element: Any, tag: str) -> Any:
     annotations = getattr(element, "annotations", None) or {}
-    entry = annotations.get(tag)
+    # A dict for top-level slots, a JsonObj for class attributes: both support `in` and [].
+    entry = annotations[tag] if tag in annotations else None  # noqa: SIM401 (JsonObj has no get)
     if entry is None:
         return None
     return getattr(entry, "value", entry)

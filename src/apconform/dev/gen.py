@@ -13,7 +13,7 @@ import json
 import os
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,11 +26,18 @@ ROOT_SCHEMA = "apconform.yaml"  # imports every other schema; used for the docs 
 
 @dataclass(frozen=True)
 class Product:
-    """A generated artefact family: the paths (files or folders) it owns and how to build it."""
+    """A generated artefact family: the paths (files or folders) it owns and how to build it.
+
+    A product that ``needs`` others is built after them and receives their
+    in-memory output, so one run of ``gen`` is always enough (the vector
+    manifest digests the JSON Schemas and the clause registry being generated).
+    """
 
     name: str
     owns: tuple[str, ...]
     build: Callable[[Path], dict[str, str]]
+    needs: tuple[str, ...] = ()
+    build_from: Callable[[Path, Mapping[str, str]], dict[str, str]] | None = None
 
 
 def _schema_files(root: Path) -> list[Path]:
@@ -210,6 +217,36 @@ def build_error_codes(root: Path) -> dict[str, str]:
     return {"docs/kit/error-codes.md": "\n".join(lines) + "\n"}
 
 
+def build_vector_manifest(root: Path, built: Mapping[str, str]) -> dict[str, str]:
+    """vectors/MANIFEST.json, signed with the published test key (deterministic Ed25519)."""
+    from apconform.conformance.manifest import build_manifest, load_vector_test_key
+    from apconform.core.canonical import sha256_hex
+
+    schemas = {
+        rel: sha256_hex(json.loads(text))
+        for rel, text in built.items()
+        if rel.startswith("schemas/jsonschema/")
+    }
+    manifest = build_manifest(
+        root / "vectors",
+        clause_registry_digest=sha256_hex(json.loads(built["spec/clauses.json"])),
+        schema_digests=schemas,
+        key=load_vector_test_key(),
+    )
+    return {"vectors/MANIFEST.json": json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"}
+
+
+def build_conformance_suite(root: Path, built: Mapping[str, str]) -> dict[str, str]:
+    """conformance/clauses/test_<protocol>.py: one clause-quoting test per clause."""
+    from apconform.conformance.suite import build_suite
+
+    return build_suite(json.loads(built["spec/clauses.json"]))
+
+
+def _no_direct_build(root: Path) -> dict[str, str]:
+    raise AssertionError("built from other products")
+
+
 PRODUCTS: list[Product] = [
     Product("models", ("src/apconform/models",), build_models),
     Product("json-schema", ("schemas/jsonschema",), build_json_schemas),
@@ -217,15 +254,37 @@ PRODUCTS: list[Product] = [
     Product("clauses", ("spec/clauses.json",), build_clauses),
     Product("spec-pages", ("docs/spec",), build_spec_pages),
     Product("error-codes", ("docs/kit/error-codes.md",), build_error_codes),
+    Product(
+        "vector-manifest",
+        ("vectors/MANIFEST.json",),
+        _no_direct_build,
+        needs=("json-schema", "clauses"),
+        build_from=build_vector_manifest,
+    ),
+    Product(
+        "conformance-suite",
+        ("conformance/clauses",),
+        _no_direct_build,
+        needs=("clauses",),
+        build_from=build_conformance_suite,
+    ),
 ]
 
 
 def build_all(root: Path = ROOT, *, only: set[str] | None = None) -> dict[str, str]:
     """Every product's files, in memory; refuses paths that differ only in letter case."""
     files: dict[str, str] = {}
+    scratch: dict[str, str] = {}  # products built only because another one needs them
+    wanted = {p.name for p in PRODUCTS if only is None or p.name in only}
+    needed = {need for p in PRODUCTS if p.name in wanted for need in p.needs}
     for product in PRODUCTS:
-        if only is None or product.name in only:
-            files.update(product.build(root))
+        if product.name not in wanted | needed:
+            continue
+        if product.build_from is not None:
+            output = product.build_from(root, {**scratch, **files})
+        else:
+            output = product.build(root)
+        (files if product.name in wanted else scratch).update(output)
     folded: dict[str, str] = {}
     for rel in sorted(files):
         other = folded.setdefault(rel.casefold(), rel)

@@ -8,6 +8,18 @@ from __future__ import annotations
 __all__ = ['DOCUMENTS', 'common', 'conformance']
 
 DOCUMENTS: dict[str, tuple[str, str]] = {
+    'adapter-answer': ('conformance', 'AdapterAnswer'),
+    'adapter-run': ('conformance', 'AdapterRun'),
+    'adapter-start': ('conformance', 'AdapterStart'),
+    'adapter-started': ('conformance', 'AdapterStarted'),
+    'adapter-stop': ('conformance', 'AdapterStop'),
+    'badge': ('conformance', 'Badge'),
     'clause-registry': ('conformance', 'ClauseRegistry'),
+    'report-case': ('conformance', 'ReportCase'),
+    'report-footer': ('conformance', 'ReportFooter'),
+    'report-header': ('conformance', 'ReportHeader'),
+    'report-signature': ('conformance', 'ReportSignature'),
     'vector': ('conformance', 'Vector'),
+    'vector-manifest': ('conformance', 'VectorManifest'),
+    'xfail-list': ('conformance', 'XfailList'),
 }

@@ -22,7 +22,7 @@ from ._jsontypes import (
     refuse_null,
     refuse_values,
 )
-
+from .common import Ed25519Signature
 
 
 class Protocol(str, Enum):
@@ -107,6 +107,90 @@ class DecimalComparison(str, Enum):
     """
 
 
+class CaseOutcome(str, Enum):
+    """
+    How one case of a conformance run ended.
+    """
+    pass_ = "pass"
+    """
+    The implementation's answer matched the expectation.
+    """
+    fail = "fail"
+    """
+    The implementation answered, and the answer did not match the expectation.
+    """
+    skipped = "skipped"
+    """
+    The case did not run: the implementation said it skips it (with a reason), or it does not support the case's operation or protocol.
+    """
+    errored = "errored"
+    """
+    The implementation crashed, hung past the timeout, or broke the adapter protocol, so no answer could be compared.
+    """
+    xfail = "xfail"
+    """
+    The case failed or errored, and the expected-failures list says it would.
+    """
+    xpass = "xpass"
+    """
+    The case passed although the expected-failures list says it fails; the list is stale and the run fails until the entry is removed.
+    """
+
+
+class ActualKind(str, Enum):
+    """
+    What the implementation gave back for one case.
+    """
+    answer = "answer"
+    """
+    An answer document.
+    """
+    refusal = "refusal"
+    """
+    A refusal with an error code.
+    """
+    skipped = "skipped"
+    """
+    A statement that the implementation skips the case.
+    """
+    errored = "errored"
+    """
+    Nothing usable; the message and context say what went wrong.
+    """
+
+
+class RunVerdict(str, Enum):
+    """
+    The verdict of a whole conformance run.
+    """
+    pass_ = "pass"
+    """
+    Every required case passed and the run was not vacuous.
+    """
+    fail = "fail"
+    """
+    A case failed, errored or passed unexpectedly, or the run was vacuous.
+    """
+
+
+class BadgeColor(str, Enum):
+    """
+    The colours the kit's badges use.
+    """
+    brightgreen = "brightgreen"
+    """
+    Every case passed.
+    """
+    red = "red"
+    """
+    The run failed.
+    """
+    lightgrey = "lightgrey"
+    """
+    Nothing was checked.
+    """
+
+
 class Vector(ConfiguredBaseModel):
     """
     One golden conformance case: an operation, its input, and what a conforming implementation must answer. The expectation is never sent to the implementation under test.
@@ -132,6 +216,7 @@ class Expected(ConfiguredBaseModel):
     document: Optional[Any] = Field(default=None, description="""For kind exact, the whole expected answer.""")
     errorCode: Annotated[Optional[Annotated[JsonStr, Field(pattern='^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""For kind refusal, the stable error code of the expected refusal.""")
     message: Annotated[Optional[JsonStr], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""For kind refusal, optionally the exact text of the first violation's message, where the protocol fixes a wording.""")
+    path: Annotated[Optional[Annotated[JsonStr, Field(pattern='^\\$')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""For kind refusal, optionally where the offending value lies, in the kit's path notation (for example $.a.b[1]); the refusal must name it.""")
     matchers: Annotated[Optional[Annotated[list[Matcher], Field(min_length=1)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""For kind partial, the locations to compare.""")
 
 
@@ -150,6 +235,7 @@ class Comparison(ConfiguredBaseModel):
     """
     decimals: DecimalComparison = Field(default=..., description="""How decimal strings compare.""")
     floatRelativeTolerance: Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')] = Field(default=..., description="""The largest relative difference accepted between two JSON numbers, as a decimal string; \"0\" demands equality.""")
+    floatAbsoluteTolerance: Annotated[Optional[Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""When given, two JSON numbers are also equal when they differ by at most this much, as a decimal string; it covers expected values at or near zero, where a relative tolerance accepts nothing.""")
 
 
 class ClauseRegistry(ConfiguredBaseModel):
@@ -177,9 +263,306 @@ class Clause(ConfiguredBaseModel):
     untestable: Annotated[Optional[JsonStr], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""When present, the reason no vector can check this clause (for example, it binds a human process); such a clause is exempt from the vector coverage rule.""")
 
 
+class Implementation(ConfiguredBaseModel):
+    """
+    Who the implementation under test is, as it says itself in its answer to start: enough for a reader of a report to find it and its source.
+    """
+    name: Annotated[JsonStr, Field(pattern='\\S', max_length=256), AfterValidator(refuse_values('__proto__', 'constructor', 'prototype'))] = Field(default=..., description="""The implementation's name, for example \"apconform-reference\".""")
+    version: Annotated[JsonStr, Field(pattern='\\S', max_length=256), AfterValidator(refuse_values('__proto__', 'constructor', 'prototype'))] = Field(default=..., description="""The implementation's own version.""")
+    language: Annotated[JsonStr, Field(pattern='\\S', max_length=256), AfterValidator(refuse_values('__proto__', 'constructor', 'prototype'))] = Field(default=..., description="""The programming language it is written in, for example \"python\" or \"rust\".""")
+    homepage: Annotated[JsonStr, Field(pattern='^https?://[^\\s]+$', max_length=2048)] = Field(default=..., description="""Where to read about it.""")
+    issues: Annotated[Optional[Annotated[JsonStr, Field(pattern='^https?://[^\\s]+$', max_length=2048)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Where to report a problem with it.""")
+    source: Annotated[Optional[Annotated[JsonStr, Field(pattern='^https?://[^\\s]+$', max_length=2048)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Where its source code lives.""")
+    revision: Annotated[Optional[Annotated[JsonStr, Field(pattern='\\S', max_length=256), AfterValidator(refuse_values('__proto__', 'constructor', 'prototype'))]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The source revision (for example a commit id) that was run.""")
+    protocols: Annotated[list[Protocol], Field(min_length=1)] = Field(default=..., description="""The protocols the implementation claims to implement. The harness runs only vectors of claimed protocols, and a claimed protocol must have every MUST clause exercised by at least one executed vector.""")
+    operations: Annotated[list[Annotated[JsonStr, Field(pattern='^(apx|ap1|kit)\\.[a-z][a-z0-9_]*$')]], Field(min_length=1)] = Field(default=..., description="""The operations it supports; a vector whose operation is not listed is reported as skipped without being sent.""")
+
+
+class AdapterStart(ConfiguredBaseModel):
+    """
+    The first message the harness sends over the adapter protocol: it names the protocol version the harness speaks.
+    """
+    cmd: Literal['start'] = Field(default=..., description="""Always \"start\".""")
+    version: Annotated[JsonStr, Field(pattern='^apconform-adapter/1$')] = Field(default=..., description="""The adapter protocol version the harness speaks.""")
+
+
+class AdapterStarted(ConfiguredBaseModel):
+    """
+    The implementation's answer to start: the protocol version it speaks and who it is, with the protocols and operations it supports.
+    """
+    version: Annotated[JsonStr, Field(pattern='^apconform-adapter/1$')] = Field(default=..., description="""The adapter protocol version the implementation speaks; it must equal the harness's.""")
+    implementation: Implementation = Field(default=..., description="""Who the implementation is and what it supports.""")
+
+
+class AdapterRun(ConfiguredBaseModel):
+    """
+    One case sent to the implementation: a sequence number, the operation and the vector's input. The vector's expectation is never part of it.
+    """
+    cmd: Literal['run'] = Field(default=..., description="""Always \"run\".""")
+    seq: Annotated[JsonInt, Field(ge=1)] = Field(default=..., description="""The case's sequence number; the answer must carry the same number.""")
+    operation: Annotated[JsonStr, Field(pattern='^(apx|ap1|kit)\\.[a-z][a-z0-9_]*$')] = Field(default=..., description="""The operation to perform.""")
+    input: Optional[Any] = Field(default=..., description="""The vector's input document, exactly as the vector holds it.""")
+
+
+class AdapterAnswer(ConfiguredBaseModel):
+    """
+    The implementation's answer to one run message. It carries the same seq and exactly one of answer (the operation's result), refusal (the operation refused the input), skipped (the implementation does not run this case, and says why) or errored (something went wrong that is not a refusal).
+    """
+    seq: Annotated[JsonInt, Field(ge=1)] = Field(default=..., description="""The seq of the run message this answers.""")
+    answer: Optional[Any] = Field(default=None, description="""The operation's answer document.""")
+    refusal: Annotated[Optional[AdapterRefusal], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The refusal, when the operation refused the input.""")
+    skipped: Annotated[Optional[AdapterSkip], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Present when the implementation skips the case.""")
+    errored: Annotated[Optional[AdapterError], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Present when the implementation failed to handle the case.""")
+
+
+class AdapterRefusal(ConfiguredBaseModel):
+    """
+    A refusal of the input, with its stable error code.
+    """
+    code: Annotated[JsonStr, Field(pattern='^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$')] = Field(default=..., description="""The stable error code of the refusal.""")
+    message: JsonStr = Field(default=..., description="""The refusal's message (for a refused document, the first violation's message).""")
+    path: Annotated[Optional[JsonStr], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Where in the input the offending value lies, when known.""")
+
+
+class AdapterSkip(ConfiguredBaseModel):
+    """
+    Why the implementation does not run a case.
+    """
+    reason: Annotated[JsonStr, Field(pattern='\\S')] = Field(default=..., description="""The reason, in words.""")
+    issueUrl: Annotated[Optional[Annotated[JsonStr, Field(pattern='^https?://[^\\s]+$', max_length=2048)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""An issue that tracks the missing support, when there is one.""")
+
+
+class AdapterError(ConfiguredBaseModel):
+    """
+    What went wrong while handling a case (not a refusal of the input).
+    """
+    message: JsonStr = Field(default=..., description="""What went wrong, in words.""")
+    context: Optional[Any] = Field(default=None, description="""Anything that helps to find the cause, such as a traceback or stderr.""")
+
+
+class AdapterStop(ConfiguredBaseModel):
+    """
+    The last message the harness sends; the implementation exits with status 0 without answering.
+    """
+    cmd: Literal['stop'] = Field(default=..., description="""Always \"stop\".""")
+
+
+class KitInfo(ConfiguredBaseModel):
+    """
+    The conformance kit that produced a report.
+    """
+    name: Literal['apconform'] = Field(default=..., description="""Always \"apconform\".""")
+    version: Annotated[JsonStr, Field(pattern='\\S', max_length=256), AfterValidator(refuse_values('__proto__', 'constructor', 'prototype'))] = Field(default=..., description="""The kit's version.""")
+
+
+class ReportSelection(ConfiguredBaseModel):
+    """
+    Which vectors a run selected.
+    """
+    protocols: list[Protocol] = Field(default=..., description="""The protocols that were checked (claimed by the implementation and selected).""")
+    only: Annotated[Optional[list[JsonStr]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The clause or vector ids given with --only, when the run was limited to them.""")
+    xfailFile: Annotated[Optional[JsonStr], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The expected-failures list the run used, when one was given.""")
+    complete: JsonBool = Field(default=..., description="""True when every vector of the checked protocols was selected (no --only).""")
+
+
+class ReportOptions(ConfiguredBaseModel):
+    """
+    How the run was carried out.
+    """
+    timeoutSeconds: Annotated[JsonFloat, Field(ge=0)] = Field(default=..., description="""The per-case timeout.""")
+    validateProtocol: JsonBool = Field(default=..., description="""Whether every adapter message was checked against its JSON Schema.""")
+
+
+class ReportHeader(ConfiguredBaseModel):
+    """
+    The first record of a JSON-lines conformance report: what was checked, against which vectors and clauses, and when the run started.
+    """
+    schemaVersion: Literal['apconform-report/1'] = Field(default=..., description="""Always \"apconform-report/1\".""")
+    record: Literal['header'] = Field(default=..., description="""Always \"header\".""")
+    kit: KitInfo = Field(default=..., description="""The kit that ran the check.""")
+    adapterProtocol: Annotated[JsonStr, Field(pattern='^apconform-adapter/1$')] = Field(default=..., description="""The adapter protocol version the harness spoke.""")
+    target: Annotated[JsonStr, Field(pattern='\\S')] = Field(default=..., description="""The implementation as given to --impl (for example exec:./my-impl).""")
+    implementation: Implementation = Field(default=..., description="""The implementation's own description of itself.""")
+    vectorManifestSha256: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The SHA-256 of the verified vector manifest (its canonical form, signature included).""")
+    clauseRegistrySha256: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The SHA-256 of the canonical form of the clause registry the run used.""")
+    selection: ReportSelection = Field(default=..., description="""Which vectors were selected.""")
+    options: ReportOptions = Field(default=..., description="""How the run was carried out.""")
+    startedAt: Annotated[JsonTimestamp, Field(pattern='^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]+)?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$')] = Field(default=..., description="""When the run started (UTC).""")
+    clauses: list[Clause] = Field(default=..., description="""Every clause cited by a selected vector or required of a checked protocol, quoted.""")
+
+
+class ReportActual(ConfiguredBaseModel):
+    """
+    What the implementation gave back for one case.
+    """
+    kind: ActualKind = Field(default=..., description="""Which kind of reply it was.""")
+    document: Optional[Any] = Field(default=None, description="""For an answer, the answer document.""")
+    code: Annotated[Optional[JsonStr], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""For a refusal, its error code.""")
+    message: Annotated[Optional[JsonStr], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""For a refusal or an error, its message.""")
+    reason: Annotated[Optional[JsonStr], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""For a skipped case, the reason.""")
+    issueUrl: Annotated[Optional[JsonStr], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""For a skipped case, the issue that tracks it, when given.""")
+    context: Optional[Any] = Field(default=None, description="""For an error, what helps to find the cause (stderr, traceback, the offending message).""")
+
+
+class ReportMismatch(ConfiguredBaseModel):
+    """
+    One place where the answer departs from the expectation.
+    """
+    path: JsonStr = Field(default=..., description="""Where, as a JSON Pointer into the answer (\"\" for the whole answer).""")
+    reason: JsonStr = Field(default=..., description="""How the values differ, in words.""")
+    expected: Optional[Any] = Field(default=None, description="""The expected value there, when there is one.""")
+    actual: Optional[Any] = Field(default=None, description="""The value found there, when there is one.""")
+
+
+class ReportCase(ConfiguredBaseModel):
+    """
+    One case of a conformance run, with the comparison's result.
+    """
+    record: Literal['case'] = Field(default=..., description="""Always \"case\".""")
+    seq: Annotated[JsonInt, Field(ge=1)] = Field(default=..., description="""The case's sequence number in the run.""")
+    vector: Annotated[JsonStr, Field(pattern='^[a-z0-9][a-z0-9._-]*$', max_length=128)] = Field(default=..., description="""The vector's id.""")
+    vectorFile: Annotated[JsonStr, Field(pattern='^[A-Za-z0-9_-][A-Za-z0-9_.-]*(/[A-Za-z0-9_-][A-Za-z0-9_.-]*)*$')] = Field(default=..., description="""The vector's file, relative to the vectors folder.""")
+    protocol: Protocol = Field(default=..., description="""The vector's protocol.""")
+    operation: Annotated[JsonStr, Field(pattern='^(apx|ap1|kit)\\.[a-z][a-z0-9_]*$')] = Field(default=..., description="""The vector's operation.""")
+    clauses: Annotated[list[Annotated[JsonStr, Field(pattern='^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$')]], Field(min_length=1)] = Field(default=..., description="""The clauses the vector exercises.""")
+    level: RequirementLevel = Field(default=..., description="""The strongest requirement level among the vector's clauses.""")
+    negative: JsonBool = Field(default=..., description="""True when the vector exercises a failure branch (a refusal, or the tag negative).""")
+    description: JsonStr = Field(default=..., description="""The vector's description.""")
+    outcome: CaseOutcome = Field(default=..., description="""How the case ended.""")
+    expected: Expected = Field(default=..., description="""The vector's expectation.""")
+    comparison: Annotated[Optional[Comparison], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The vector's number comparison rules, when it declares them.""")
+    actual: ReportActual = Field(default=..., description="""What the implementation gave back.""")
+    mismatches: list[ReportMismatch] = Field(default=..., description="""Where the answer departs from the expectation (empty when it matched).""")
+    xfailReason: Annotated[Optional[JsonStr], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The reason given in the expected-failures list, when the case is listed there.""")
+    durationMs: Annotated[JsonFloat, Field(ge=0)] = Field(default=..., description="""How long the case took, in milliseconds.""")
+    reproduce: JsonStr = Field(default=..., description="""The command that runs this one case again.""")
+
+
+class OutcomeCounts(ConfiguredBaseModel):
+    """
+    How many cases ended in each outcome.
+    """
+    pass_: Annotated[JsonInt, Field(ge=0)] = Field(default=..., alias="pass", description="""Cases that passed.""")
+    fail: Annotated[JsonInt, Field(ge=0)] = Field(default=..., description="""Cases that failed.""")
+    skipped: Annotated[JsonInt, Field(ge=0)] = Field(default=..., description="""Cases that were skipped.""")
+    errored: Annotated[JsonInt, Field(ge=0)] = Field(default=..., description="""Cases that errored.""")
+    xfail: Annotated[JsonInt, Field(ge=0)] = Field(default=..., description="""Cases that failed as the expected-failures list says.""")
+    xpass: Annotated[JsonInt, Field(ge=0)] = Field(default=..., description="""Cases that passed although listed as expected failures.""")
+
+
+class ProtocolSummary(ConfiguredBaseModel):
+    """
+    The result of a run for one protocol.
+    """
+    protocol: Protocol = Field(default=..., description="""The protocol.""")
+    counts: OutcomeCounts = Field(default=..., description="""The cases of this protocol, by outcome.""")
+    mustClauses: Annotated[JsonInt, Field(ge=0)] = Field(default=..., description="""How many active MUST clauses of the protocol need a vector (untestable ones excluded).""")
+    mustClausesExecuted: Annotated[JsonInt, Field(ge=0)] = Field(default=..., description="""How many of them had at least one executed vector (not skipped, not errored).""")
+    vacuousClauses: list[Annotated[JsonStr, Field(pattern='^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$')]] = Field(default=..., description="""The MUST clauses without any executed vector; any makes the run vacuous.""")
+    verdict: RunVerdict = Field(default=..., description="""The verdict for this protocol alone.""")
+
+
+class ReportFooter(ConfiguredBaseModel):
+    """
+    The last record of a JSON-lines conformance report: the counts, the vacuity check, the verdict and a digest that binds every case record.
+    """
+    record: Literal['footer'] = Field(default=..., description="""Always \"footer\".""")
+    finishedAt: Annotated[JsonTimestamp, Field(pattern='^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]+)?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$')] = Field(default=..., description="""When the run ended (UTC).""")
+    counts: OutcomeCounts = Field(default=..., description="""All cases by outcome.""")
+    protocols: list[ProtocolSummary] = Field(default=..., description="""The result per checked protocol.""")
+    vacuous: JsonBool = Field(default=..., description="""True when no case executed, or when a checked protocol has a MUST clause with no executed vector; a vacuous run fails.""")
+    problems: list[JsonStr] = Field(default=..., description="""Every reason the run failed, in words (empty for a passing run).""")
+    verdict: RunVerdict = Field(default=..., description="""The verdict of the whole run.""")
+    exitStatus: Annotated[JsonInt, Field(ge=0)] = Field(default=..., description="""The exit status of the check command (0 only for a passing run).""")
+    casesSha256: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The SHA-256 of the canonical JSON array of every case record, in order.""")
+
+
+class ReportSignature(ConfiguredBaseModel):
+    """
+    A detached Ed25519 signature over a report file: the file's SHA-256 and format, signed in canonical form.
+    """
+    schemaVersion: Literal['apconform-report-signature/1'] = Field(default=..., description="""Always \"apconform-report-signature/1\".""")
+    report: Annotated[JsonStr, Field(pattern='\\S')] = Field(default=..., description="""The signed report's file name.""")
+    format: Annotated[JsonStr, Field(pattern='^(json|junit|markdown|html|pretty)$')] = Field(default=..., description="""The report's format (json, junit, markdown, html or pretty).""")
+    reportSha256: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The SHA-256 of the report file's bytes.""")
+    signature: Ed25519Signature = Field(default=..., description="""The signature over the other members.""")
+
+
+class XfailList(ConfiguredBaseModel):
+    """
+    The expected failures of an implementation. Each entry names a vector or a clause (all its vectors) and says why; the list is strict: an entry that now passes fails the run, and an entry that matches no vector is refused.
+    """
+    schemaVersion: Literal['apconform-xfail/1'] = Field(default=..., description="""Always \"apconform-xfail/1\".""")
+    entries: list[XfailEntry] = Field(default=..., description="""The expected failures.""")
+
+
+class XfailEntry(ConfiguredBaseModel):
+    """
+    One expected failure, with its reason.
+    """
+    id: Annotated[JsonStr, Field(pattern='^([a-z0-9][a-z0-9._-]*|[A-Z][A-Z0-9]*(-[A-Z0-9]+)+)$')] = Field(default=..., description="""A vector id, or a clause id standing for every vector that cites it.""")
+    reason: Annotated[JsonStr, Field(pattern='\\S')] = Field(default=..., description="""Why the case fails today.""")
+    issueUrl: Annotated[Optional[Annotated[JsonStr, Field(pattern='^https?://[^\\s]+$', max_length=2048)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The issue that tracks the fix, when there is one.""")
+
+
+class VectorManifest(ConfiguredBaseModel):
+    """
+    The signed release manifest of a vector suite: every file under the vectors folder with its SHA-256, plus the digests of the clause registry and of every generated JSON Schema the vectors are checked against.
+    """
+    schemaVersion: Literal['apconform-vector-manifest/1'] = Field(default=..., description="""Always \"apconform-vector-manifest/1\".""")
+    fileHashMethod: Literal['sha256-utf8-lf'] = Field(default=..., description="""How files are hashed: \"sha256-utf8-lf\" is the SHA-256 of the file's UTF-8 text with every CR LF and lone CR turned into LF.""")
+    files: list[ManifestEntry] = Field(default=..., description="""Every file under the vectors folder except the manifest itself, sorted by path.""")
+    clauseRegistry: ManifestEntry = Field(default=..., description="""The clause registry the vectors cite, by the SHA-256 of its canonical form.""")
+    schemas: list[ManifestEntry] = Field(default=..., description="""Every generated JSON Schema, by the SHA-256 of its canonical form, sorted by path.""")
+    signature: Ed25519Signature = Field(default=..., description="""The Ed25519 signature over every other member.""")
+
+
+class ManifestEntry(ConfiguredBaseModel):
+    """
+    One file and its digest.
+    """
+    path: Annotated[JsonStr, Field(pattern='^[A-Za-z0-9_-][A-Za-z0-9_.-]*(/[A-Za-z0-9_-][A-Za-z0-9_.-]*)*$')] = Field(default=..., description="""The file's path (relative to the vectors folder for vectors, to the repository root otherwise).""")
+    sha256: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The file's digest.""")
+
+
+class Badge(ConfiguredBaseModel):
+    """
+    A shields.io endpoint badge for one protocol of a conformance run (https://shields.io/badges/endpoint-badge).
+    """
+    schemaVersion: Annotated[JsonInt, Field(ge=1, le=1)] = Field(default=..., description="""Always 1, the shields.io endpoint format version.""")
+    label: Annotated[JsonStr, Field(pattern='\\S')] = Field(default=..., description="""The badge's left text, for example \"apconform apx\".""")
+    message: Annotated[JsonStr, Field(pattern='\\S')] = Field(default=..., description="""The badge's right text, for example \"42/42 passed\".""")
+    color: BadgeColor = Field(default=..., description="""The badge's colour.""")
+
+
 Vector.model_rebuild()
 Expected.model_rebuild()
 Matcher.model_rebuild()
 Comparison.model_rebuild()
 ClauseRegistry.model_rebuild()
 Clause.model_rebuild()
+Implementation.model_rebuild()
+AdapterStart.model_rebuild()
+AdapterStarted.model_rebuild()
+AdapterRun.model_rebuild()
+AdapterAnswer.model_rebuild()
+AdapterRefusal.model_rebuild()
+AdapterSkip.model_rebuild()
+AdapterError.model_rebuild()
+AdapterStop.model_rebuild()
+KitInfo.model_rebuild()
+ReportSelection.model_rebuild()
+ReportOptions.model_rebuild()
+ReportHeader.model_rebuild()
+ReportActual.model_rebuild()
+ReportMismatch.model_rebuild()
+ReportCase.model_rebuild()
+OutcomeCounts.model_rebuild()
+ProtocolSummary.model_rebuild()
+ReportFooter.model_rebuild()
+ReportSignature.model_rebuild()
+XfailList.model_rebuild()
+XfailEntry.model_rebuild()
+VectorManifest.model_rebuild()
+ManifestEntry.model_rebuild()
+Badge.model_rebuild()

@@ -1,0 +1,247 @@
+"""`apconform check`, `apconform vectors verify|lint|coverage|manifest`, `apconform report ...`.
+
+Thin over the library: parse arguments, call the runner or the auditors, write
+the chosen formats, exit 0 only when everything required passed (1 when the
+implementation failed or a check found faults, 2 for usage or input errors).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from apconform.core.errors import UsageError
+
+__all__ = ["register"]
+
+_PROTOCOLS = ("apx", "ap1", "kit")
+
+
+def _vectors_root(args: argparse.Namespace) -> Path:
+    from apconform.resources import data_path
+
+    return Path(args.vectors) if args.vectors else data_path("vectors")
+
+
+def _outputs(formats: list[str], outputs: list[str]) -> list[tuple[str, Path | None]]:
+    if len(outputs) > len(formats):
+        raise UsageError("more --output than --format values; give one --format per --output")
+    pairs = [(fmt, Path(outputs[i]) if i < len(outputs) else None) for i, fmt in enumerate(formats)]
+    if sum(1 for _, path in pairs if path is None) > 1:
+        raise UsageError("only one format can go to standard output; give --output for the others")
+    return pairs
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    from apconform.conformance.reports import render, sign_report, write_badges
+    from apconform.conformance.runner import CheckOptions, run_check
+    from apconform.core.signing import load_signing_key
+
+    pairs = _outputs(args.format or ["pretty"], args.output or [])
+    key = load_signing_key(Path(args.sign_key)) if args.sign_key else None
+    if key is not None and any(path is None for _, path in pairs):
+        raise UsageError("--sign-key signs report files; give --output for every format")
+    if args.timeout <= 0:
+        raise UsageError("--timeout must be a positive number of seconds")
+    options = CheckOptions(
+        impl=args.impl,
+        protocols=args.protocol or None,
+        vectors_dir=Path(args.vectors) if args.vectors else None,
+        only=[item for group in args.only or [] for item in group],
+        xfail=Path(args.xfail) if args.xfail else None,
+        timeout=args.timeout,
+        validate_protocol=args.validate_protocol,
+        trusted_keys=args.trusted_key or [],
+    )
+    run = run_check(options)
+    for fmt, path in pairs:
+        text = render(run.records, fmt)
+        if path is None:
+            sys.stdout.write(text)
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        sys.stderr.write(f"wrote {fmt} report to {path}\n")
+        if key is not None:
+            sys.stderr.write(f"signed it: {sign_report(path, fmt, key)}\n")
+    if args.badge:
+        for path in write_badges(run.records, Path(args.badge)):
+            sys.stderr.write(f"wrote badge {path}\n")
+    return run.exit_status
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    from apconform.conformance.clauses import load_clause_registry
+    from apconform.conformance.manifest import verify_manifest
+
+    root = _vectors_root(args)
+    verified = verify_manifest(root, load_clause_registry(), trusted_keys=args.trusted_key)
+    files = len(verified.document["files"])
+    print(
+        f"{root}: {files} files match the manifest signed by {verified.key_id} "
+        f"(manifest SHA-256 {verified.digest})"
+    )
+    return 0
+
+
+def _cmd_lint(args: argparse.Namespace) -> int:
+    from apconform.conformance.clauses import load_clause_registry
+    from apconform.conformance.lint import lint_vectors
+
+    vectors, findings = lint_vectors(
+        _vectors_root(args), load_clause_registry(), protocols=args.protocol or None
+    )
+    for finding in findings:
+        print(finding)
+    print(f"{len(vectors)} vectors checked; {len(findings)} finding(s)")
+    return 1 if findings else 0
+
+
+def _cmd_coverage(args: argparse.Namespace) -> int:
+    from apconform.conformance.clauses import load_clause_registry
+    from apconform.conformance.coverage import clause_coverage, render_coverage
+    from apconform.conformance.vectors import load_vectors
+
+    clauses = load_clause_registry()
+    vectors = load_vectors(_vectors_root(args), clauses=clauses)
+    rows = clause_coverage(vectors, clauses, args.protocol or None)
+    if args.format == "json":
+        print(json.dumps([row.to_dict() for row in rows], indent=2))
+    else:
+        sys.stdout.write(render_coverage(rows, args.format))
+    return 0 if all(row.ok for row in rows) else 1
+
+
+def _cmd_manifest(args: argparse.Namespace) -> int:
+    from apconform.conformance.clauses import load_clause_registry
+    from apconform.conformance.manifest import (
+        MANIFEST_NAME,
+        build_manifest,
+        installed_schema_digests,
+        load_vector_test_key,
+    )
+    from apconform.core.signing import load_signing_key
+
+    if not args.vectors:
+        raise UsageError(
+            "give --vectors DIR; the kit's own manifest is regenerated by `apconform-dev gen`"
+        )
+    key = load_vector_test_key() if args.test_key else load_signing_key(args.key)
+    root = Path(args.vectors)
+    document = build_manifest(
+        root,
+        clause_registry_digest=load_clause_registry().digest,
+        schema_digests=installed_schema_digests(),
+        key=key,
+    )
+    target = root / MANIFEST_NAME
+    target.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"wrote {target}: {len(document['files'])} files, signed by {key.key_id}")
+    return 0
+
+
+def _cmd_report_verify(args: argparse.Namespace) -> int:
+    from apconform.conformance.reports import verify_report
+
+    verified = verify_report(
+        Path(args.report),
+        signature=Path(args.signature) if args.signature else None,
+        trusted_keys=args.trusted_key,
+    )
+    detail = f"; {verified.records} records, verdict {verified.verdict}" if verified.records else ""
+    trust = "" if args.trusted_key else " (no trusted key given: integrity only, not identity)"
+    print(f"{args.report}: signature by {verified.key_id} is valid{detail}{trust}")
+    return 0
+
+
+def _cmd_report_render(args: argparse.Namespace) -> int:
+    from apconform.conformance.report_records import REPORT_INVALID, read_jsonl, record_problems
+    from apconform.conformance.reports import render
+    from apconform.core.errors import ApconformError
+
+    records = read_jsonl(Path(args.report))
+    problems = record_problems(records)
+    if problems:
+        raise ApconformError(REPORT_INVALID, f"{args.report}: " + "; ".join(problems[:5]))
+    text = render(records, args.format)
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _vectors_option(parser: Any) -> None:
+    parser.add_argument("--vectors", metavar="DIR", help="vector folder (default: the kit's)")
+
+
+def register(subparsers: Any) -> None:
+    check = subparsers.add_parser(
+        "check", help="check an implementation against the vectors, clause by clause"
+    )
+    check.add_argument("--impl", required=True, help="direct:MODULE:CALLABLE, exec:CMD or http:URL")
+    check.add_argument(
+        "--protocol", action="append", choices=_PROTOCOLS, help="limit to a protocol"
+    )
+    _vectors_option(check)
+    check.add_argument(
+        "--only", action="append", nargs="+", metavar="ID", help="clause or vector ids"
+    )
+    check.add_argument("--xfail", metavar="FILE", help="expected-failures list (strict)")
+    check.add_argument(
+        "--format",
+        action="append",
+        choices=["pretty", "json", "junit", "markdown", "html"],
+        help="report format (repeatable; default pretty)",
+    )
+    check.add_argument("--output", action="append", metavar="PATH", help="file for each --format")
+    check.add_argument("--badge", metavar="DIR", help="write shields.io badges, one per protocol")
+    check.add_argument("--timeout", type=float, default=10.0, help="seconds per case (default 10)")
+    check.add_argument(
+        "--validate-protocol", action="store_true", help="check every message against its schema"
+    )
+    check.add_argument("--trusted-key", action="append", help="extra public key for the manifest")
+    check.add_argument("--sign-key", metavar="FILE", help="sign every report file written")
+    check.set_defaults(handler=_cmd_check)
+
+    vectors = subparsers.add_parser("vectors", help="verify, lint and audit a vector suite")
+    actions = vectors.add_subparsers(dest="vectors_command", metavar="ACTION")
+    verify = actions.add_parser("verify", help="check the files against the signed manifest")
+    _vectors_option(verify)
+    verify.add_argument("--trusted-key", action="append", help="public key to trust (64 hex)")
+    verify.set_defaults(handler=_cmd_verify)
+    lint = actions.add_parser("lint", help="check every vector rule, listing every fault")
+    _vectors_option(lint)
+    lint.add_argument("--protocol", action="append", choices=_PROTOCOLS)
+    lint.set_defaults(handler=_cmd_lint)
+    coverage = actions.add_parser("coverage", help="the clause-by-clause coverage table")
+    _vectors_option(coverage)
+    coverage.add_argument("--protocol", action="append", choices=_PROTOCOLS)
+    coverage.add_argument("--format", choices=["text", "markdown", "json"], default="text")
+    coverage.set_defaults(handler=_cmd_coverage)
+    manifest = actions.add_parser("manifest", help="write and sign DIR/MANIFEST.json")
+    _vectors_option(manifest)
+    signer = manifest.add_mutually_exclusive_group(required=True)
+    signer.add_argument("--key", metavar="FILE", help="your signing key file")
+    signer.add_argument("--test-key", action="store_true", help="the kit's published test key")
+    manifest.set_defaults(handler=_cmd_manifest)
+
+    report = subparsers.add_parser("report", help="verify or re-render a conformance report")
+    report_actions = report.add_subparsers(dest="report_command", metavar="ACTION")
+    rverify = report_actions.add_parser("verify", help="verify a signed report")
+    rverify.add_argument("report", help="the report file")
+    rverify.add_argument("--signature", help="signature file (default: REPORT.sig.json)")
+    rverify.add_argument("--trusted-key", action="append", help="public key to trust (64 hex)")
+    rverify.set_defaults(handler=_cmd_report_verify)
+    rrender = report_actions.add_parser(
+        "render", help="render a JSON-lines report as another format"
+    )
+    rrender.add_argument("report", help="the JSON-lines report")
+    rrender.add_argument(
+        "--format", choices=["pretty", "json", "junit", "markdown", "html"], required=True
+    )
+    rrender.add_argument("--output", help="file to write (default: standard output)")
+    rrender.set_defaults(handler=_cmd_report_render)

@@ -1,0 +1,135 @@
+"""Plain-text renderings of a report: the terminal summary and Markdown for a CI step summary."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+__all__ = ["case_reason", "render_markdown", "render_pretty"]
+
+_LABELS = {
+    "pass": "PASS",
+    "fail": "FAIL",
+    "skipped": "SKIP",
+    "errored": "ERROR",
+    "xfail": "XFAIL",
+    "xpass": "XPASS",
+}
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _pair(expected: Any, actual: Any) -> str:
+    """Both values, cut to the neighbourhood of their first difference when they are long."""
+    if (
+        isinstance(expected, str)
+        and isinstance(actual, str)
+        and max(len(expected), len(actual)) > 60
+    ):
+        start = next(
+            (i for i, (a, b) in enumerate(zip(expected, actual, strict=False)) if a != b),
+            min(len(expected), len(actual)),
+        )
+        begin = max(0, start - 20)
+        prefix = "..." if begin else ""
+        return (
+            f"expected {prefix}{_short(expected[begin:], 50)}, "
+            f"got {prefix}{_short(actual[begin:], 50)} (first difference at character {start})"
+        )
+    return f"expected {_short(expected)}, got {_short(actual)}"
+
+
+def case_reason(case: dict[str, Any]) -> str:
+    """One line that says why a case did not pass."""
+    actual = case["actual"]
+    if case["outcome"] == "xpass":
+        return f"passed, but listed as an expected failure ({case.get('xfailReason', '')})"
+    if actual["kind"] in ("errored", "skipped"):
+        text = actual.get("message") or actual.get("reason") or ""
+        return text.splitlines()[0] if text else actual["kind"]
+    parts = []
+    for mismatch in case["mismatches"][:3]:
+        where = mismatch["path"] or ("refusal" if actual["kind"] == "refusal" else "answer")
+        detail = mismatch["reason"]
+        if "expected" in mismatch and "actual" in mismatch:
+            detail += ": " + _pair(mismatch["expected"], mismatch["actual"])
+        parts.append(f"{where}: {detail}")
+    more = len(case["mismatches"]) - 3
+    return "; ".join(parts) + (f"; and {more} more" if more > 0 else "")
+
+
+def _summary_line(summary: dict[str, Any]) -> str:
+    counts = summary["counts"]
+    shown = ", ".join(f"{n} {k}" for k, n in counts.items() if n) or "no case"
+    return (
+        f"{summary['protocol']}: {shown} "
+        f"(MUST clauses executed {summary['mustClausesExecuted']}/{summary['mustClauses']}) "
+        f"{summary['verdict'].upper()}"
+    )
+
+
+def render_pretty(records: list[dict[str, Any]]) -> str:
+    header, cases, footer = records[0], records[1:-1], records[-1]
+    impl = header["implementation"]
+    lines = [
+        f"apconform check {header['target']}",
+        f"  implementation {impl['name']} {impl['version']} ({impl['language']})",
+        f"  kit {header['kit']['version']}, vector manifest {header['vectorManifestSha256'][:16]}, "
+        f"clause registry {header['clauseRegistrySha256'][:16]}",
+    ]
+    for case in cases:
+        if case["outcome"] != "pass":
+            label = _LABELS[case["outcome"]]
+            lines.append(f"  {label:<5} {case['vector']} [{', '.join(case['clauses'])}]")
+            lines.append(f"        {case_reason(case)}")
+            if case["outcome"] in ("fail", "errored", "xpass"):
+                lines.append(f"        reproduce: {case['reproduce']}")
+    for summary in footer["protocols"]:
+        lines.append("  " + _summary_line(summary))
+    lines.extend(f"  problem: {problem}" for problem in footer["problems"])
+    lines.append(f"verdict: {footer['verdict'].upper()} (exit status {footer['exitStatus']})")
+    return "\n".join(lines) + "\n"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ").replace("<", "&lt;")
+
+
+def render_markdown(records: list[dict[str, Any]]) -> str:
+    header, cases, footer = records[0], records[1:-1], records[-1]
+    impl = header["implementation"]
+    mark = "✅" if footer["verdict"] == "pass" else "❌"
+    lines = [
+        f"## {mark} apconform conformance: {impl['name']} {impl['version']}",
+        "",
+        f"Target `{header['target']}`; kit {header['kit']['version']}; "
+        f"vector manifest `{header['vectorManifestSha256'][:16]}`; "
+        f"clause registry `{header['clauseRegistrySha256'][:16]}`; "
+        f"{header['startedAt']} to {footer['finishedAt']}.",
+        "",
+        "| Protocol | Pass | Fail | Skipped | Errored | Xfail | Xpass "
+        "| MUST clauses executed | Verdict |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for summary in footer["protocols"]:
+        c = summary["counts"]
+        lines.append(
+            f"| {summary['protocol']} | {c['pass']} | {c['fail']} | {c['skipped']} | "
+            f"{c['errored']} | {c['xfail']} | {c['xpass']} | "
+            f"{summary['mustClausesExecuted']}/{summary['mustClauses']} | {summary['verdict']} |"
+        )
+    if footer["problems"]:
+        lines += ["", "**Problems**", ""]
+        lines += [f"- {_cell(problem)}" for problem in footer["problems"]]
+    notable = [case for case in cases if case["outcome"] != "pass"]
+    if notable:
+        lines += ["", "| Outcome | Vector | Clauses | Why |", "|---|---|---|---|"]
+        for case in notable:
+            lines.append(
+                f"| {case['outcome']} | `{case['vector']}` | {', '.join(case['clauses'])} | "
+                f"{_cell(case_reason(case))} |"
+            )
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,274 @@
+"""The runner: verify the vectors, send every case, compare outside the implementation.
+
+``run_check`` returns the report as records (a header, one record per case, a
+footer), the same records the JSON-lines report holds; every other report
+format is rendered from them. The implementation receives only the operation
+and the input of each vector: the expectation stays here.
+"""
+
+from __future__ import annotations
+
+import shlex
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from apconform import __version__
+from apconform.conformance.adapters import Adapter, open_adapter
+from apconform.conformance.clauses import ClauseIndex, load_clause_registry
+from apconform.conformance.compare import match_answer, match_refusal
+from apconform.conformance.manifest import verify_manifest
+from apconform.conformance.protocol import PROTOCOL_VERSION, Reply
+from apconform.conformance.summary import summarize
+from apconform.conformance.vectors import LoadedVector, load_vectors
+from apconform.conformance.xfail import ExpectedFailures, load_expected_failures
+from apconform.core.canonical import sha256_hex
+from apconform.core.errors import UsageError
+from apconform.resources import data_path
+
+__all__ = [
+    "CheckOptions",
+    "CheckRun",
+    "case_level",
+    "case_record",
+    "is_negative",
+    "run_check",
+    "select_vectors",
+]
+
+_LEVEL_ORDER = {"MUST": 0, "SHOULD": 1, "MAY": 2}
+
+
+@dataclass
+class CheckOptions:
+    """Everything ``apconform check`` takes."""
+
+    impl: str
+    protocols: list[str] | None = None
+    vectors_dir: Path | None = None
+    only: list[str] = field(default_factory=list)
+    xfail: Path | None = None
+    timeout: float = 10.0
+    validate_protocol: bool = False
+    trusted_keys: list[str] = field(default_factory=list)
+
+
+@dataclass
+class CheckRun:
+    """The records of one run: header, cases and footer."""
+
+    header: dict[str, Any]
+    cases: list[dict[str, Any]]
+    footer: dict[str, Any]
+
+    @property
+    def records(self) -> list[dict[str, Any]]:
+        return [self.header, *self.cases, self.footer]
+
+    @property
+    def exit_status(self) -> int:
+        return int(self.footer["exitStatus"])
+
+
+def _now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
+
+def is_negative(vector: LoadedVector) -> bool:
+    """A refusal expectation or the tag ``negative``."""
+    return vector.vector.expected.kind == "refusal" or "negative" in (vector.vector.tags or [])
+
+
+def case_level(vector: LoadedVector, clauses: ClauseIndex) -> str:
+    """The strongest requirement level among the clauses a vector cites."""
+    levels = [c.level for c in (clauses.get(i) for i in vector.vector.clauses) if c is not None]
+    return min(levels, key=lambda level: _LEVEL_ORDER[level]) if levels else "MAY"
+
+
+def select_vectors(vectors: list[LoadedVector], only: list[str]) -> list[LoadedVector]:
+    """Vectors whose id, or one of whose clauses, is in ``only``; every token must match."""
+    if not only:
+        return vectors
+    wanted = set(only)
+    known = {v.id for v in vectors} | {c for v in vectors for c in v.vector.clauses}
+    unknown = sorted(wanted - known)
+    if unknown:
+        raise UsageError(
+            f"--only names {', '.join(unknown)}, which is neither a vector id nor a clause "
+            "cited by a vector",
+            hint="Run `apconform vectors coverage` to list the clauses and their vectors.",
+        )
+    return [v for v in vectors if v.id in wanted or wanted.intersection(v.vector.clauses)]
+
+
+def _reproduce(options: CheckOptions, vector_id: str) -> str:
+    parts = ["apconform", "check", "--impl", options.impl, "--only", vector_id]
+    if options.vectors_dir is not None:
+        parts += ["--vectors", str(options.vectors_dir)]
+    if options.validate_protocol:
+        parts.append("--validate-protocol")
+    return shlex.join(parts)
+
+
+def classify(vector: LoadedVector, reply: Reply, xfail_reason: str | None) -> tuple[str, list[Any]]:
+    """The outcome of one case and the mismatches that explain a failure."""
+    expected, rules = vector.vector.expected, vector.vector.comparison
+    if reply.kind == "skipped":
+        return "skipped", []
+    if reply.kind == "errored":
+        return ("xfail" if xfail_reason else "errored"), []
+    if reply.kind == "refusal":
+        found = match_refusal(expected, reply.code or "", reply.message, reply.context.get("path"))
+    else:
+        found = match_answer(expected, reply.document, rules)
+    mismatches = [m.to_dict() for m in found]
+    if xfail_reason:
+        return ("xfail" if mismatches else "xpass"), mismatches
+    return ("fail" if mismatches else "pass"), mismatches
+
+
+def case_record(
+    seq: int,
+    vector: LoadedVector,
+    root: Path,
+    clauses: ClauseIndex,
+    options: CheckOptions,
+    xfail: ExpectedFailures,
+    reply: Reply,
+    elapsed: float,
+) -> dict[str, Any]:
+    reason = xfail.reason_for(vector)
+    outcome, mismatches = classify(vector, reply, reason)
+    record: dict[str, Any] = {
+        "record": "case",
+        "seq": seq,
+        "vector": vector.id,
+        "vectorFile": vector.path.resolve().relative_to(root.resolve()).as_posix(),
+        "protocol": vector.vector.protocol,
+        "operation": vector.vector.operation,
+        "clauses": list(vector.vector.clauses),
+        "level": case_level(vector, clauses),
+        "negative": is_negative(vector),
+        "description": vector.vector.description,
+        "outcome": outcome,
+        "expected": vector.document["expected"],
+    }
+    if "comparison" in vector.document:
+        record["comparison"] = vector.document["comparison"]
+    record["actual"] = reply.to_actual()
+    record["mismatches"] = mismatches
+    if reason is not None:
+        record["xfailReason"] = reason
+    record["durationMs"] = round(elapsed * 1000, 3)
+    record["reproduce"] = _reproduce(options, vector.id)
+    return record
+
+
+def _header(
+    options: CheckOptions,
+    implementation: dict[str, Any],
+    manifest_digest: str,
+    clauses: ClauseIndex,
+    protocols: list[str],
+    selected: list[LoadedVector],
+    started: str,
+) -> dict[str, Any]:
+    cited = {c for v in selected for c in v.vector.clauses}
+    cited |= {
+        c.id for c in clauses.registry.clauses if c.protocol in protocols and c.level == "MUST"
+    }
+    selection: dict[str, Any] = {"protocols": protocols, "complete": not options.only}
+    if options.only:
+        selection["only"] = list(options.only)
+    if options.xfail is not None:
+        selection["xfailFile"] = str(options.xfail)
+    return {
+        "schemaVersion": "apconform-report/1",
+        "record": "header",
+        "kit": {"name": "apconform", "version": __version__},
+        "adapterProtocol": PROTOCOL_VERSION,
+        "target": options.impl,
+        "implementation": implementation,
+        "vectorManifestSha256": manifest_digest,
+        "clauseRegistrySha256": clauses.digest,
+        "selection": selection,
+        "options": {
+            "timeoutSeconds": options.timeout,
+            "validateProtocol": options.validate_protocol,
+        },
+        "startedAt": started,
+        "clauses": [
+            c.model_dump(mode="json", exclude_none=True)
+            for c in clauses.registry.clauses
+            if c.id in cited
+        ],
+    }
+
+
+def run_check(
+    options: CheckOptions,
+    *,
+    adapter: Adapter | None = None,
+    on_case: Callable[[dict[str, Any]], None] | None = None,
+) -> CheckRun:
+    """Verify the suite, run every selected case and return the report's records."""
+    started = _now()
+    clauses = load_clause_registry()
+    root = options.vectors_dir if options.vectors_dir is not None else data_path("vectors")
+    manifest = verify_manifest(root, clauses, trusted_keys=options.trusted_keys)
+    vectors = load_vectors(root, clauses=clauses)
+    xfail = load_expected_failures(options.xfail, vectors)
+    chosen = select_vectors(vectors, options.only)
+    target = (
+        adapter
+        if adapter is not None
+        else open_adapter(options.impl, validate_protocol=options.validate_protocol)
+    )
+    wanted = set(options.protocols) if options.protocols else {v.vector.protocol for v in vectors}
+    implementation = target.start(options.timeout, sorted({v.vector.operation for v in chosen}))
+    try:
+        protocols = sorted(wanted & {str(p) for p in implementation.protocols})
+        selected = [v for v in chosen if v.vector.protocol in protocols]
+        supported = set(implementation.operations)
+        cases = []
+        for seq, vector in enumerate(selected, start=1):
+            began = time.perf_counter()
+            if vector.vector.operation in supported:
+                reply = target.run(
+                    seq, vector.vector.operation, vector.vector.input, options.timeout
+                )
+            else:
+                reply = Reply(
+                    "skipped",
+                    reason=f"the implementation does not list operation {vector.vector.operation}",
+                )
+            record = case_record(
+                seq, vector, root, clauses, options, xfail, reply, time.perf_counter() - began
+            )
+            cases.append(record)
+            if on_case is not None:
+                on_case(record)
+    finally:
+        target.stop()
+    header = _header(
+        options,
+        implementation.model_dump(mode="json", exclude_none=True),
+        manifest.digest,
+        clauses,
+        protocols,
+        selected,
+        started,
+    )
+    footer: dict[str, Any] = {"record": "footer", "finishedAt": _now()}
+    footer.update(summarize(cases, protocols, clauses, complete=not options.only))
+    footer["casesSha256"] = sha256_hex(cases)
+    if not protocols:
+        footer["problems"].insert(
+            0,
+            "the implementation claims none of the selected protocols "
+            f"({', '.join(sorted(wanted))})",
+        )
+    return CheckRun(header, cases, footer)

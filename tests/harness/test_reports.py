@@ -1,0 +1,136 @@
+"""Report formats: JSON lines against their schemas, JUnit against an XSD, offline HTML, badges."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from lxml import etree
+
+from apconform.conformance.report_records import read_jsonl, record_problems
+from apconform.conformance.reports import render, write_badges
+from apconform.conformance.runner import CheckOptions, CheckRun, run_check
+from apconform.conformance.schemas import json_schema_validator
+from apconform.core.canonical import sha256_hex
+
+from .conftest import DIRECT, FAULTY_EXEC, VECTORS, plan
+
+XSD = etree.XMLSchema(etree.parse(str(Path(__file__).with_name("data") / "junit.xsd")))
+FAULTS = {
+    "kit-jcs-number-exponent": "wrong-value",
+    "kit-load-bom": "crash",
+    "kit-load-overflow": "skip",
+}
+
+
+@pytest.fixture(scope="module")
+def faulty() -> CheckRun:
+    return run_check(CheckOptions(impl=f"{FAULTY_EXEC} {plan(FAULTS)}", timeout=5.0))
+
+
+@pytest.fixture(scope="module")
+def clean() -> CheckRun:
+    return run_check(CheckOptions(impl=DIRECT))
+
+
+def test_jsonl_records_follow_their_schemas(faulty: CheckRun, tmp_path: Path) -> None:
+    path = tmp_path / "report.jsonl"
+    path.write_text(render(faulty.records, "json"), encoding="utf-8")
+    records = read_jsonl(path)
+    assert len(records) == len(VECTORS) + 2
+    assert record_problems(records) == []
+    assert [r["record"] for r in (records[0], records[1], records[-1])] == [
+        "header",
+        "case",
+        "footer",
+    ]
+    header = records[0]
+    assert header["kit"] == {"name": "apconform", "version": "0.1.0"}
+    assert len(header["vectorManifestSha256"]) == len(header["clauseRegistrySha256"]) == 64
+    assert header["startedAt"] <= records[-1]["finishedAt"]
+    assert records[-1]["casesSha256"] == sha256_hex(records[1:-1])
+
+
+def test_edited_case_record_is_detected(faulty: CheckRun) -> None:
+    records = json.loads(json.dumps(faulty.records))
+    records[3]["outcome"] = "pass" if records[3]["outcome"] != "pass" else "fail"
+    problems = record_problems(records)
+    assert "the case records do not match the footer's casesSha256" in problems
+    records = json.loads(json.dumps(faulty.records))
+    records[2]["outcome"] = "great"
+    assert any("record 3 (report-case) at /outcome" in p for p in record_problems(records))
+
+
+def test_junit_is_accepted_by_the_junit_schema(faulty: CheckRun, clean: CheckRun) -> None:
+    for run in (faulty, clean):
+        document = etree.fromstring(render(run.records, "junit").encode("utf-8"))
+        XSD.assertValid(document)
+    document = etree.fromstring(render(faulty.records, "junit").encode("utf-8"))
+    assert document.get("tests") == str(len(VECTORS))
+    assert (document.get("failures"), document.get("errors"), document.get("skipped")) == (
+        "1",
+        "1",
+        "1",
+    )
+    failure = document.find(".//testcase[@name='kit-jcs-number-exponent']/failure")
+    assert failure is not None and "/canonical: strings differ" in failure.get("message")
+    error = document.find(".//testcase[@name='kit-load-bom']/error")
+    assert error is not None and "exited with status 3" in error.get("message")
+
+
+def test_the_junit_schema_check_can_fail(clean: CheckRun) -> None:
+    document = etree.fromstring(render(clean.records, "junit").encode("utf-8"))
+    case = document.find(".//testcase")
+    del case.attrib["classname"]
+    assert not XSD.validate(document)
+    case.set("classname", "x")
+    case.set("time", "-1")
+    assert not XSD.validate(document)
+
+
+def test_html_is_offline_and_grouped_by_clause(faulty: CheckRun, tmp_path: Path) -> None:
+    html = render(faulty.records, "html")
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", html)
+    assert "<link" not in html and "<script src" not in html and "@import" not in html
+    quote = next(c["quote"] for c in faulty.header["clauses"] if c["id"] == "KIT-JCS-1")
+    assert quote.replace('"', "&quot;").replace("'", "&#x27;") in html
+    assert '<section class="clause" id="KIT-JCS-1">' in html
+    section = html.split('id="KIT-JCS-1">')[1].split("</section>")[0]
+    assert "kit-jcs-number-exponent" in section
+    assert '<span class="del">-  &quot;canonical&quot;' in section
+    assert '<span class="add">+  &quot;canonical&quot;' in section
+    assert "--only kit-jcs-number-exponent" in section
+    embedded = html.split('id="apconform-report">')[1].split("</script>")[0]
+    assert json.loads(embedded.replace("<\\/", "</")) == faulty.records
+    (tmp_path / "report.html").write_text(html, encoding="utf-8")
+
+
+def test_markdown_and_pretty_say_why(faulty: CheckRun) -> None:
+    markdown = render(faulty.records, "markdown")
+    assert "| kit | 37 | 1 | 1 | 1 | 0 | 0 | 12/12 | fail |" in markdown
+    assert (
+        "| errored | `kit-load-bom` | KIT-LOAD-4 | no answer: the implementation exited" in markdown
+    )
+    pretty = render(faulty.records, "pretty")
+    assert "FAIL  kit-jcs-number-exponent [KIT-JCS-1]" in pretty
+    assert "first difference at character 64" in pretty
+    assert pretty.endswith("verdict: FAIL (exit status 1)\n")
+
+
+def test_badges(faulty: CheckRun, clean: CheckRun, tmp_path: Path) -> None:
+    validator = json_schema_validator("badge")
+    [bad] = write_badges(faulty.records, tmp_path / "faulty")
+    [good] = write_badges(clean.records, tmp_path / "clean")
+    for path in (bad, good):
+        assert path.name == "kit.json"
+        validator.validate(json.loads(path.read_text()))
+    assert json.loads(bad.read_text()) == {
+        "schemaVersion": 1,
+        "label": "apconform kit",
+        "message": "37/40 passed",
+        "color": "red",
+    }
+    assert json.loads(good.read_text())["message"] == f"{len(VECTORS)}/{len(VECTORS)} passed"
+    assert json.loads(good.read_text())["color"] == "brightgreen"
