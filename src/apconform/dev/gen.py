@@ -208,6 +208,13 @@ def build_error_codes(root: Path) -> dict[str, str]:
     return {"docs/kit/error-codes.md": "\n".join(lines) + "\n"}
 
 
+def build_openapi(root: Path) -> dict[str, str]:
+    """The HTTP API's OpenAPI document, built from the routes and the generated models."""
+    from apconform.api.openapi import openapi_text
+
+    return {"schemas/openapi.json": openapi_text()}
+
+
 PRODUCTS: list[Product] = [
     Product("models", ("src/apconform/models",), build_models),
     Product("json-schema", ("schemas/jsonschema",), build_json_schemas),
@@ -215,6 +222,7 @@ PRODUCTS: list[Product] = [
     Product("clauses", ("spec/clauses.json",), build_clauses),
     Product("spec-pages", ("docs/spec",), build_spec_pages),
     Product("error-codes", ("docs/kit/error-codes.md",), build_error_codes),
+    Product("openapi", ("schemas/openapi.json",), build_openapi),
 ]
 
 
