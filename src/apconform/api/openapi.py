@@ -107,7 +107,10 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
         license_info={"name": "Apache-2.0", "identifier": "Apache-2.0"},
     )
     used = {
-        tag for path in document["paths"].values() for op in path.values() for tag in op["tags"]
+        tag
+        for path in document["paths"].values()
+        for op in path.values()
+        for tag in op.get("tags", ())
     }
     document["tags"] = [tag for tag in TAGS if tag["name"] in used]
     for path in document["paths"].values():

@@ -49,6 +49,17 @@ CHECK_BODY: dict[str, Any] = {
     "anyOf": [model_ref(CheckAnswerRequest), model_ref(CheckRefusalRequest)],
     "description": "Either an answer (member answer) or a refusal (member refusal) for one vector.",
 }
+CHECK_EXAMPLES = {
+    "answer": {
+        "vectorId": "kit-jcs-negative-zero",
+        "answer": {
+            "canonical": '{"z":0}',
+            "sha256": "e313adcae40818c4a48a6f5a32c7ab937365ffb0962282a5bf1a629f8d456b63",
+        },
+    },
+    "refusal": {"vectorId": "kit-load-depth-33", "refusal": {"code": "APC-JSON-DEPTH"}},
+}
+EXAMPLE_VECTOR = "kit-jcs-negative-zero"
 
 
 def _catalog(request: Request) -> Catalog:
@@ -139,7 +150,10 @@ def _vector(catalog: Catalog, vector_id: str) -> Any:
 )
 async def get_vector(
     request: Request,
-    vector_id: Annotated[str, Path(pattern=VECTOR_ID, max_length=128, description="The id.")],
+    vector_id: Annotated[
+        str,
+        Path(pattern=VECTOR_ID, max_length=128, description="The id.", examples=[EXAMPLE_VECTOR]),
+    ],
 ) -> JsonResponse:
     return JsonResponse(_vector(_catalog(request), vector_id).document)
 
@@ -171,7 +185,12 @@ def check_submission(catalog: Catalog, value: Any) -> dict[str, Any]:
     tags=["conformance"],
     operation_id="check",
     summary="Check one answer or refusal against one vector",
-    **route_doc(answer=CheckResult, statuses=(404, *BODY_STATUSES), body=CHECK_BODY),
+    **route_doc(
+        answer=CheckResult,
+        statuses=(404, *BODY_STATUSES),
+        body=CHECK_BODY,
+        body_examples=CHECK_EXAMPLES,
+    ),
 )
 async def check(request: Request) -> JsonResponse:
     value = await read_json(request)

@@ -37,6 +37,7 @@ INPUTS: dict[str, dict[str, Any]] = {
         "type": "object",
         "required": ["value"],
         "properties": {"value": {"description": "Any JSON value to canonicalise and hash."}},
+        "examples": [{"value": {"b": 1.0, "a": [1e21, 0.000001, "\u20ac"]}}],
     },
     "kit.parse": {
         "type": "object",
@@ -48,6 +49,10 @@ INPUTS: dict[str, dict[str, Any]] = {
                 "description": "Right-pad the UTF-8 text with spaces to this many bytes.",
             },
         },
+        "examples": [
+            {"text": '{"a": [1, 2.5, "x", true, null]}'},
+            {"text": "[]", "padToBytes": 64},
+        ],
     },
 }
 """Input schemas of the kit's own operations, which take no generated document.

@@ -92,6 +92,7 @@ def route_doc(
     answer: type[BaseModel] | dict[str, Any],
     statuses: Iterable[int],
     body: dict[str, Any] | None = None,
+    body_examples: dict[str, Any] | None = None,
     answer_description: str = "The answer.",
 ) -> dict[str, Any]:
     """Keyword arguments for a FastAPI route decorator that document it completely."""
@@ -114,7 +115,10 @@ def route_doc(
         }
     extra: dict[str, Any] = {}
     if body is not None:
-        extra["requestBody"] = {"required": True, "content": {JSON_MEDIA_TYPE: {"schema": body}}}
+        media: dict[str, Any] = {"schema": body}
+        if body_examples:
+            media["examples"] = {name: {"value": value} for name, value in body_examples.items()}
+        extra["requestBody"] = {"required": True, "content": {JSON_MEDIA_TYPE: media}}
     return {
         "response_model": None,
         "response_class": JsonResponse,
