@@ -42,6 +42,9 @@ def test_serve_refuses_bad_arguments(args: list[str], capsys: pytest.CaptureFixt
     assert capsys.readouterr().err.startswith("error APC-USAGE")
 
 
+JSON = {"Content-Type": "application/json"}
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -73,6 +76,11 @@ def test_serve_answers_on_loopback_and_logs_json(tmp_path: Path) -> None:
         assert response.getheader("X-Request-Id") == "cli-test-1"
         assert json.loads(response.read()) == {"status": "ok"}
         assert response.getheader("Server") is None
+        started = time.perf_counter()
+        for _ in range(10):  # kept-alive: without TCP_NODELAY each one stalls for ~40 ms
+            connection.request("POST", "/v1/kit/parse", body=b'{"text": "[1]"}', headers=JSON)
+            assert connection.getresponse().read() == b'{"canonical":"[1]"}'
+        assert time.perf_counter() - started < 0.3
         connection.close()
     finally:
         server.send_signal(signal.SIGINT)
@@ -80,6 +88,8 @@ def test_serve_answers_on_loopback_and_logs_json(tmp_path: Path) -> None:
     log.seek(0)
     lines = [json.loads(line) for line in log.read().splitlines() if line.startswith("{")]
     access = [line for line in lines if line["logger"] == "apconform.api.access"]
-    assert [(a["requestId"], a["path"], a["status"]) for a in access] == [
-        ("cli-test-1", "/v1/health", 200)
+    assert [(a["requestId"], a["path"], a["status"]) for a in access][:2] == [
+        ("cli-test-1", "/v1/health", 200),
+        (access[1]["requestId"], "/v1/kit/parse", 200),
     ]
+    assert len(access) == 11

@@ -41,9 +41,8 @@ def _port(text: str) -> int:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
-    import uvicorn
-
     from apconform.api.logs import logging_config
+    from apconform.api.server import run
     from apconform.api.settings import ApiSettings
 
     settings = ApiSettings(
@@ -57,18 +56,11 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         from apconform.api.app import create_app
 
         create_app(settings)  # fail here, with a message, if the installation is broken
-    uvicorn.run(
-        "apconform.api.app:create_app",
-        factory=True,
+    run(
         host=args.host,
         port=args.port,
         workers=args.workers,
         log_config=logging_config(args.log_level, access_log=not args.no_access_log),
-        access_log=False,
-        server_header=False,
-        proxy_headers=True,
-        timeout_keep_alive=5,
-        timeout_graceful_shutdown=10,
     )
     return 0
 
