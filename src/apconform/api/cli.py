@@ -96,8 +96,8 @@ def register(subparsers: Any) -> None:
     serve.add_argument(
         "--threads",
         type=_positive_int,
-        default=2,
-        help="threads per worker that run operations (default 2)",
+        default=1,
+        help="threads per worker that run operations (default 1; add workers, not threads)",
     )
     serve.add_argument(
         "--max-in-flight",

@@ -31,8 +31,9 @@ class ApiSettings:
     """Seconds a client may take to send the whole body."""
     max_in_flight: int = 64
     """Requests one worker handles at once; more are answered 503 at once."""
-    threads: int = 2
-    """Worker threads per process that run the operations (CPU-bound work)."""
+    threads: int = 1
+    """Threads per worker process that run operations. The work is CPU-bound Python, so
+    more threads only contend for the interpreter lock; add worker processes instead."""
 
     def __post_init__(self) -> None:
         for item in fields(self):

@@ -209,10 +209,15 @@ def build_error_codes(root: Path) -> dict[str, str]:
 
 
 def build_openapi(root: Path) -> dict[str, str]:
-    """The HTTP API's OpenAPI document, built from the routes and the generated models."""
+    """The HTTP API's OpenAPI document and its Markdown rendering for the docs site."""
     from apconform.api.openapi import openapi_text
+    from apconform.api.openapi_docs import openapi_markdown
 
-    return {"schemas/openapi.json": openapi_text()}
+    text = openapi_text()
+    return {
+        "schemas/openapi.json": text,
+        "docs/api/reference.md": openapi_markdown(json.loads(text)),
+    }
 
 
 PRODUCTS: list[Product] = [
@@ -222,7 +227,7 @@ PRODUCTS: list[Product] = [
     Product("clauses", ("spec/clauses.json",), build_clauses),
     Product("spec-pages", ("docs/spec",), build_spec_pages),
     Product("error-codes", ("docs/kit/error-codes.md",), build_error_codes),
-    Product("openapi", ("schemas/openapi.json",), build_openapi),
+    Product("openapi", ("schemas/openapi.json", "docs/api/reference.md"), build_openapi),
 ]
 
 
