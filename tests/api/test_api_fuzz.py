@@ -75,6 +75,8 @@ def test_schema_covers_every_route() -> None:
         "GET /v1/health",
         "GET /v1/version",
         "POST /v1/conformance/check",
+        "POST /v1/documents/clause-registry/validate",
+        "POST /v1/documents/vector/validate",
         "POST /v1/kit/canonicalize",
         "POST /v1/kit/parse",
     }

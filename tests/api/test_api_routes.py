@@ -168,3 +168,22 @@ def test_openapi_carries_patterns_bounds_and_enums(api: FastAPI) -> None:
     assert schemas["Vector"]["properties"]["id"]["maxLength"] == 128
     assert schemas["Protocol"]["enum"] == ["apx", "ap1", "kit"]
     assert schemas["Problem"]["additionalProperties"] is False
+
+
+def test_documents_validate_against_their_schema(api: FastAPI, repo: Path) -> None:
+    from apconform.core.canonical import sha256_hex
+
+    vector = json.loads(
+        (repo / "vectors/kit/parse/kit-load-depth-33.json").read_text(encoding="utf-8")
+    )
+    valid = call(api, "POST", "/v1/documents/vector/validate", json_body=vector)
+    assert valid.status == 200
+    assert valid.json == {"document": "vector", "sha256": sha256_hex(vector)}
+    broken = {**vector, "protocol": "apz"}
+    del broken["clauses"]
+    refused = call(api, "POST", "/v1/documents/vector/validate", json_body=broken)
+    assert refused.status == 422
+    assert [(v["path"], v["code"]) for v in refused.json["violations"]] == [
+        ("$.protocol", "APC-SCHEMA-VIOLATION"),
+        ("$.clauses", "APC-SCHEMA-VIOLATION"),
+    ]

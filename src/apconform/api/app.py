@@ -24,6 +24,7 @@ from apconform.api.problems import (
     problem_body,
 )
 from apconform.api.routes_conformance import router as conformance_router
+from apconform.api.routes_documents import add_document_routes
 from apconform.api.routes_operations import add_operation_routes
 from apconform.api.routing import JsonResponse
 from apconform.api.settings import ApiSettings
@@ -104,6 +105,7 @@ def create_app(
     app.state.executor = ThreadPoolExecutor(config.threads, thread_name_prefix="apconform-api")
     app.include_router(conformance_router)
     operations = APIRouter()
+    add_document_routes(operations)
     add_operation_routes(operations)
     app.include_router(operations)
     if extra is not None:

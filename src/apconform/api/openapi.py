@@ -45,6 +45,7 @@ refusal's error code and whose `detail` is its message.
 TAGS = [
     {"name": "service", "description": "Liveness and what this server is."},
     {"name": "conformance", "description": "Vectors, clauses and checking answers."},
+    {"name": "documents", "description": "Validating a document against its schema."},
     {"name": "kit", "description": "The kit's own operations (canonical JSON, bounded loading)."},
     {"name": "apx", "description": "APx 0.1 operations."},
     {"name": "ap1", "description": "AP-1 operations."},

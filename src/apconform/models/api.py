@@ -243,6 +243,14 @@ class CheckMismatch(ConfiguredBaseModel):
     actual: Optional[Any] = Field(default=None, description="""The submitted value there; absent when the submission has nothing at the location.""")
 
 
+class ValidationReport(ConfiguredBaseModel):
+    """
+    The answer for a document that meets its schema, as the validate command reports it: which document type, and the digest of the document's canonical form.
+    """
+    document: Annotated[JsonStr, Field(pattern='^[a-z0-9][a-z0-9-]*$')] = Field(default=..., description="""The document type the submission was validated as.""")
+    sha256: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The SHA-256 of the submitted document's RFC 8785 canonical form.""")
+
+
 class KitCanonicalizeAnswer(ConfiguredBaseModel):
     """
     The answer of the kit.canonicalize operation.
@@ -270,5 +278,6 @@ CheckRefusalRequest.model_rebuild()
 SubmittedRefusal.model_rebuild()
 CheckResult.model_rebuild()
 CheckMismatch.model_rebuild()
+ValidationReport.model_rebuild()
 KitCanonicalizeAnswer.model_rebuild()
 KitParseAnswer.model_rebuild()
