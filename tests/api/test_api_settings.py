@@ -1,4 +1,4 @@
-"""Settings travel to worker processes through the environment; the version report finds the manifest."""
+"""Settings reach worker processes through the environment; version finds the manifest."""
 
 from __future__ import annotations
 
