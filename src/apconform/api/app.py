@@ -69,13 +69,7 @@ async def _on_http(request: Request, exc: Exception) -> Response:
         error = ApconformError(METHOD, f"{request.method} is not allowed on {request.url.path!r}")
     else:
         error = ApconformError(REQUEST, str(exc.detail))
-    status, body = problem_body(error, request_id_of(request.scope))
-    return Response(
-        body,
-        status_code=exc.status_code if status == error.http_status else status,
-        media_type=PROBLEM_MEDIA_TYPE,
-        headers=exc.headers,
-    )
+    return _problem(request, error, exc.headers)
 
 
 def create_app(
