@@ -26,7 +26,12 @@ _CONSTRAINTS = (
 
 
 def _cell(text: Any) -> str:
-    return " ".join(str(text).split()).replace("|", "\\|").replace("<", "&lt;")
+    """Table cell text: pipes and angle brackets escaped outside code spans (tables keep
+    a pipe inside backticks as it is, and a backslash there would show)."""
+    pieces = " ".join(str(text).split()).split("`")
+    for index in range(0, len(pieces), 2):
+        pieces[index] = pieces[index].replace("|", "\\|").replace("<", "&lt;")
+    return "`".join(pieces)
 
 
 def _anchor(name: str) -> str:
