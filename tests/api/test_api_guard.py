@@ -132,3 +132,14 @@ def test_access_log_has_one_structured_line_per_request_and_no_body(
     line = JsonFormatter().format(records[0])
     assert "secret-token-123" not in line
     assert json.loads(line)["status"] == 200
+
+
+def test_operations_also_run_on_the_event_loop_when_threads_is_0() -> None:
+    app = create_app(ApiSettings(threads=0))
+    assert app.state.executor is None
+    reply = call(app, "POST", "/v1/kit/parse", json_body={"text": "[1, 2.50]"})
+    assert reply.status == 200
+    assert json.loads(reply.body) == {"canonical": "[1,2.5]"}
+    refused = call(app, "POST", "/v1/kit/parse", json_body={"text": "[1,]"})
+    assert refused.status == 400
+    assert json.loads(refused.body)["code"] == "APC-JSON-SYNTAX"

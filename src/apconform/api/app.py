@@ -96,7 +96,11 @@ def create_app(
     )
     app.state.settings = config
     app.state.catalog = Catalog.load() if load_catalog else None
-    app.state.executor = ThreadPoolExecutor(config.threads, thread_name_prefix="apconform-api")
+    app.state.executor = (
+        ThreadPoolExecutor(config.threads, thread_name_prefix="apconform-api")
+        if config.threads
+        else None
+    )
     app.include_router(conformance_router)
     operations = APIRouter()
     add_document_routes(operations)

@@ -23,6 +23,16 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} must not be negative")
+    return value
+
+
 def _positive_float(text: str) -> float:
     try:
         value = float(text)
@@ -95,9 +105,10 @@ def register(subparsers: Any) -> None:
     )
     serve.add_argument(
         "--threads",
-        type=_positive_int,
+        type=_count,
         default=1,
-        help="threads per worker that run operations (default 1; add workers, not threads)",
+        help="threads per worker that run operations (default 1; 0 runs them on the event "
+        "loop; add workers, not threads)",
     )
     serve.add_argument(
         "--max-in-flight",

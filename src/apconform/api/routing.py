@@ -160,5 +160,8 @@ async def read_json(request: Request) -> Any:
 
 async def offload(request: Request, func: Callable[..., T], *args: Any) -> T:
     """Run CPU-bound work on the worker's bounded thread pool, so the event loop stays free."""
+    executor = request.app.state.executor
+    if executor is None:
+        return func(*args)
     loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(request.app.state.executor, func, *args)
+    return await loop.run_in_executor(executor, func, *args)

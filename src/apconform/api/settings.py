@@ -33,12 +33,15 @@ class ApiSettings:
     """Requests one worker handles at once; more are answered 503 at once."""
     threads: int = 1
     """Threads per worker process that run operations. The work is CPU-bound Python, so
-    more threads only contend for the interpreter lock; add worker processes instead."""
+    more threads only contend for the interpreter lock; add worker processes instead.
+    0 runs operations on the event loop itself: faster, but the worker answers nothing
+    else meanwhile and the time limit is only noticed once the operation returns."""
 
     def __post_init__(self) -> None:
         for item in fields(self):
             value = getattr(self, item.name)
-            if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+            low = 0 if item.name == "threads" else 1e-9
+            if isinstance(value, bool) or not isinstance(value, int | float) or value < low:
                 raise UsageError(
                     f"API setting {item.name} must be a positive number, not {value!r}"
                 )
