@@ -191,7 +191,7 @@ class RequestGuard:
             raise _BodyRefused(size_error("request body", self.limits, declared), close=True)
         try:
             async with asyncio.timeout(self.settings.body_timeout):
-                body = await self._read_body(receive, limit)
+                body = await self._read_body(receive, limit, state)
         except TimeoutError:  # _read_body raises nothing else of this type
             timeout = self.settings.body_timeout
             raise _BodyRefused(
@@ -200,7 +200,6 @@ class RequestGuard:
                 ),
                 close=True,
             ) from None
-        state["received"] = len(body)
         replayed = False
 
         async def replay() -> Message:
@@ -218,7 +217,7 @@ class RequestGuard:
                 raise _Deadline from None
             raise
 
-    async def _read_body(self, receive: Receive, limit: int) -> bytes:
+    async def _read_body(self, receive: Receive, limit: int, state: dict[str, int]) -> bytes:
         chunks: list[bytes] = []
         total = 0
         while True:
@@ -231,6 +230,7 @@ class RequestGuard:
             chunk = message.get("body", b"")
             if chunk:
                 total += len(chunk)
+                state["received"] = total
                 if total > limit:
                     error = ApconformError(
                         JSON_SIZE,
