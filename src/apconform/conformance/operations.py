@@ -13,7 +13,7 @@ from typing import Any
 
 from apconform.core.canonical import canonical_text, sha256_hex
 from apconform.core.errors import ApconformError, define_code
-from apconform.core.jsonload import loads
+from apconform.core.jsonload import DEFAULT_LIMITS, loads, size_error
 
 __all__ = [
     "Operation",
@@ -141,6 +141,8 @@ def kit_parse(value: Any) -> dict[str, str]:
     raw = text.encode("utf-8")
     if isinstance(value, dict) and "padToBytes" in value:
         size = _field(value, "padToBytes", int)
+        if size > DEFAULT_LIMITS.max_bytes:  # refused as the padded text would be, unallocated
+            raise size_error("<input>", DEFAULT_LIMITS, max(size, len(raw)))
         if size > len(raw):
             raw += b" " * (size - len(raw))
     return {"canonical": canonical_text(loads(raw))}

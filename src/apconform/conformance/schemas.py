@@ -21,7 +21,13 @@ from jsonschema.protocols import Validator
 
 from apconform.resources import data_path
 
-__all__ = ["document_names", "ecma_search", "json_schema_validator", "schema_digest"]
+__all__ = [
+    "document_names",
+    "ecma_search",
+    "json_schema_validator",
+    "schema_digest",
+    "schema_validator",
+]
 
 
 @cache
@@ -60,13 +66,17 @@ def _schema(name: str) -> dict[str, Any]:
     return loaded
 
 
-def json_schema_validator(name: str) -> Validator:
-    """A validator for one document type, e.g. "vector", with format checking on."""
-    schema = _schema(name)
+def schema_validator(schema: dict[str, Any]) -> Validator:
+    """A draft 2019-09 validator with ECMA-262 patterns and format checking on."""
     validator: Validator = _EcmaValidator(
         schema, format_checker=Draft201909Validator.FORMAT_CHECKER
     )
     return validator
+
+
+def json_schema_validator(name: str) -> Validator:
+    """A validator for one document type, e.g. "vector"."""
+    return schema_validator(_schema(name))
 
 
 def schema_digest(name: str) -> str:

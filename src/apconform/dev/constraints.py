@@ -10,13 +10,14 @@ JSON Schema post-processing and the Pydantic models are built from one answer.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from linkml_runtime.linkml_model.meta import SlotDefinition, TypeDefinition
 from linkml_runtime.utils.schemaview import SchemaView
 
-__all__ = ["SlotConstraints", "resolve", "scalar_base"]
+__all__ = ["SlotConstraints", "nonportable_patterns", "resolve", "scalar_base"]
 
 # LinkML built-in type name -> the JSON value kind it stands for.
 _BASES = {
@@ -140,3 +141,23 @@ def resolve(sv: SchemaView, slot: SlotDefinition) -> SlotConstraints:
         if result.max_length is None:
             result.max_length = _as_int(_annotation(type_def, "max_length"))
     return result
+
+
+# Shorthand classes mean different things in ECMA-262 (JSON Schema), Rust regex
+# (Pydantic) and Python re: \d and \w are Unicode-wide outside ECMA, and \s
+# disagrees about U+0085 and U+001C-U+001F. Patterns spell their classes out.
+_SHORTHAND = re.compile(r"(?<!\\)(?:\\\\)*\\[sSdDwWbB]")
+
+
+def nonportable_patterns(sv: SchemaView) -> list[str]:
+    """Every pattern that uses a shorthand class, as 'element: pattern' lines."""
+    found = []
+    for name, type_def in sv.all_types().items():
+        if type_def.pattern and _SHORTHAND.search(type_def.pattern):
+            found.append(f"type {name}: {type_def.pattern}")
+    for class_name in sv.all_classes():
+        for slot_name in sv.class_slots(class_name):
+            pattern = sv.induced_slot(slot_name, class_name).pattern
+            if pattern and _SHORTHAND.search(pattern):
+                found.append(f"slot {class_name}.{slot_name}: {pattern}")
+    return sorted(set(found))

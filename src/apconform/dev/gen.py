@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Mapping
@@ -111,12 +112,20 @@ def build_models(root: Path) -> dict[str, str]:
 def build_json_schemas(root: Path) -> dict[str, str]:
     from linkml_runtime.utils.schemaview import SchemaView
 
+    from apconform.dev.constraints import nonportable_patterns
     from apconform.dev.json_schema import document_classes, generate_document_schema
 
     out: dict[str, str] = {}
     with _in_root(root):
         for path in _schema_files(root):
             rel = (SCHEMA_DIR / path.name).as_posix()
+            problems = nonportable_patterns(SchemaView(rel))
+            if problems:
+                raise SystemExit(
+                    f"{rel}: patterns must not use the shorthand classes \\s \\S \\d \\w \\b "
+                    "(each regular-expression engine reads them differently); spell the class "
+                    "out, e.g. [0-9] or the NonBlankText type:\n  " + "\n  ".join(problems)
+                )
             for doc, cls in document_classes(SchemaView(rel)).items():
                 out[f"schemas/jsonschema/{doc}.schema.json"] = generate_document_schema(rel, cls)
     return out
@@ -247,6 +256,18 @@ def _no_direct_build(root: Path) -> dict[str, str]:
     raise AssertionError("built from other products")
 
 
+def build_openapi(root: Path) -> dict[str, str]:
+    """The HTTP API's OpenAPI document and its Markdown rendering for the docs site."""
+    from apconform.api.openapi import openapi_text
+    from apconform.api.openapi_docs import openapi_markdown
+
+    text = openapi_text()
+    return {
+        "schemas/openapi.json": text,
+        "docs/api/reference.md": openapi_markdown(json.loads(text)),
+    }
+
+
 PRODUCTS: list[Product] = [
     Product("models", ("src/apconform/models",), build_models),
     Product("json-schema", ("schemas/jsonschema",), build_json_schemas),
@@ -268,6 +289,7 @@ PRODUCTS: list[Product] = [
         needs=("clauses",),
         build_from=build_conformance_suite,
     ),
+    Product("openapi", ("schemas/openapi.json", "docs/api/reference.md"), build_openapi),
 ]
 
 
@@ -383,6 +405,24 @@ def main_gen(args: list[str]) -> int:
             return 1
         print("generated files are up to date")
         return 0
-    for line in write(root, only=only):
+    changed = write(root, only=only)
+    for line in changed:
         print(line)
+    if any(line.endswith(".py") and "src/apconform/models/" in line for line in changed):
+        # Later products (OpenAPI, error codes) import the models; this process
+        # still holds the old ones, so a fresh process regenerates them.
+        print("models changed; regenerating the products that import them")
+        again = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "apconform.dev.cli",
+                "gen",
+                "--root",
+                str(root),
+                *sorted(only or ()),
+            ],
+            check=False,
+        )
+        return again.returncode
     return 0

@@ -9,7 +9,6 @@ and every pattern, bound and fixed value of the schema is enforced.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, Strict
@@ -28,7 +27,7 @@ __all__ = [
     "refuse_values",
 ]
 
-_TIMESTAMP_PATTERN = r"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]+)?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"
+_TIMESTAMP_PATTERN = r"^(000[1-9]|00[1-9][0-9]|0[1-9][0-9]{2}|[1-9][0-9]{3})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]+)?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"
 
 
 def integral(value: Any) -> Any:
@@ -57,11 +56,15 @@ def refuse_values(*forbidden: str) -> Callable[[str], str]:
 
 
 def calendar_date(value: str) -> str:
-    """The pattern checks the shape and the clock; this checks that the day exists."""
-    try:
-        date(int(value[0:4]), int(value[5:7]), int(value[8:10]))
-    except ValueError:
-        raise ValueError(f"{value[:10]} is not a date in the calendar") from None
+    """The pattern checks the shape and the clock; this checks that the day exists.
+
+    Proleptic Gregorian calendar; the pattern already refuses year 0000.
+    """
+    year, month, day = int(value[0:4]), int(value[5:7]), int(value[8:10])
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    last = (31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)[month - 1]
+    if day > last:
+        raise ValueError(f"{value[:10]} is not a date in the calendar")
     return value
 
 

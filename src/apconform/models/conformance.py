@@ -201,7 +201,7 @@ class Vector(ConfiguredBaseModel):
     protocolVersion: Annotated[JsonStr, Field(pattern='^[0-9]+(\\.[0-9]+)*$')] = Field(default=..., description="""The protocol version the vector was written for, for example \"0.1\" or \"1.3\".""")
     clauses: Annotated[list[Annotated[JsonStr, Field(pattern='^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$')]], Field(min_length=1)] = Field(default=..., description="""The ids of the clauses this vector exercises; each must exist in spec/clauses.json.""")
     operation: Annotated[JsonStr, Field(pattern='^(apx|ap1|kit)\\.[a-z][a-z0-9_]*$')] = Field(default=..., description="""The operation to call with the input.""")
-    description: Annotated[JsonStr, Field(pattern='\\S')] = Field(default=..., description="""One or two sentences saying what the vector checks and why the expectation holds.""")
+    description: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""One or two sentences saying what the vector checks and why the expectation holds.""")
     tags: Annotated[Optional[list[JsonStr]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Free labels for selecting vectors, such as \"negative\" or \"bootstrap\".""")
     input: Optional[Any] = Field(default=..., description="""The input document passed to the operation; any JSON value.""")
     expected: Expected = Field(default=..., description="""What a conforming implementation answers.""")
@@ -257,7 +257,7 @@ class Clause(ConfiguredBaseModel):
     section: JsonStr = Field(default=..., description="""The title of the section of the specification text that holds the clause.""")
     file: Annotated[JsonStr, Field(pattern='^[A-Za-z0-9_-][A-Za-z0-9_.-]*(/[A-Za-z0-9_-][A-Za-z0-9_.-]*)*$')] = Field(default=..., description="""The Markdown file that holds the clause, relative to the repository root.""")
     anchor: Annotated[JsonStr, Field(pattern='^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$')] = Field(default=..., description="""The HTML anchor of the clause inside the rendered page (equal to the id).""")
-    quote: Annotated[JsonStr, Field(pattern='\\S')] = Field(default=..., description="""The clause's sentences exactly as written, with runs of white space folded to one space.""")
+    quote: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The clause's sentences exactly as written, with runs of white space folded to one space.""")
     quoteSha256: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The SHA-256 of the quote's UTF-8 bytes.""")
     cites: Annotated[Optional[JsonStr], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The section of the source specification the clause implements, when given.""")
     untestable: Annotated[Optional[JsonStr], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""When present, the reason no vector can check this clause (for example, it binds a human process); such a clause is exempt from the vector coverage rule.""")
@@ -267,13 +267,13 @@ class Implementation(ConfiguredBaseModel):
     """
     Who the implementation under test is, as it says itself in its answer to start: enough for a reader of a report to find it and its source.
     """
-    name: Annotated[JsonStr, Field(pattern='\\S', max_length=256), AfterValidator(refuse_values('__proto__', 'constructor', 'prototype'))] = Field(default=..., description="""The implementation's name, for example \"apconform-reference\".""")
-    version: Annotated[JsonStr, Field(pattern='\\S', max_length=256), AfterValidator(refuse_values('__proto__', 'constructor', 'prototype'))] = Field(default=..., description="""The implementation's own version.""")
-    language: Annotated[JsonStr, Field(pattern='\\S', max_length=256), AfterValidator(refuse_values('__proto__', 'constructor', 'prototype'))] = Field(default=..., description="""The programming language it is written in, for example \"python\" or \"rust\".""")
-    homepage: Annotated[JsonStr, Field(pattern='^https?://[^\\s]+$', max_length=2048)] = Field(default=..., description="""Where to read about it.""")
-    issues: Annotated[Optional[Annotated[JsonStr, Field(pattern='^https?://[^\\s]+$', max_length=2048)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Where to report a problem with it.""")
-    source: Annotated[Optional[Annotated[JsonStr, Field(pattern='^https?://[^\\s]+$', max_length=2048)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Where its source code lives.""")
-    revision: Annotated[Optional[Annotated[JsonStr, Field(pattern='\\S', max_length=256), AfterValidator(refuse_values('__proto__', 'constructor', 'prototype'))]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The source revision (for example a commit id) that was run.""")
+    name: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256), AfterValidator(refuse_values('__proto__', 'constructor', 'prototype'))] = Field(default=..., description="""The implementation's name, for example \"apconform-reference\".""")
+    version: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256), AfterValidator(refuse_values('__proto__', 'constructor', 'prototype'))] = Field(default=..., description="""The implementation's own version.""")
+    language: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256), AfterValidator(refuse_values('__proto__', 'constructor', 'prototype'))] = Field(default=..., description="""The programming language it is written in, for example \"python\" or \"rust\".""")
+    homepage: Annotated[JsonStr, Field(pattern='^https?://[!-~]+$', max_length=2048)] = Field(default=..., description="""Where to read about it.""")
+    issues: Annotated[Optional[Annotated[JsonStr, Field(pattern='^https?://[!-~]+$', max_length=2048)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Where to report a problem with it.""")
+    source: Annotated[Optional[Annotated[JsonStr, Field(pattern='^https?://[!-~]+$', max_length=2048)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Where its source code lives.""")
+    revision: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256), AfterValidator(refuse_values('__proto__', 'constructor', 'prototype'))]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The source revision (for example a commit id) that was run.""")
     protocols: Annotated[list[Protocol], Field(min_length=1)] = Field(default=..., description="""The protocols the implementation claims to implement. The harness runs only vectors of claimed protocols, and a claimed protocol must have every MUST clause exercised by at least one executed vector.""")
     operations: Annotated[list[Annotated[JsonStr, Field(pattern='^(apx|ap1|kit)\\.[a-z][a-z0-9_]*$')]], Field(min_length=1)] = Field(default=..., description="""The operations it supports; a vector whose operation is not listed is reported as skipped without being sent.""")
 
@@ -328,8 +328,8 @@ class AdapterSkip(ConfiguredBaseModel):
     """
     Why the implementation does not run a case.
     """
-    reason: Annotated[JsonStr, Field(pattern='\\S')] = Field(default=..., description="""The reason, in words.""")
-    issueUrl: Annotated[Optional[Annotated[JsonStr, Field(pattern='^https?://[^\\s]+$', max_length=2048)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""An issue that tracks the missing support, when there is one.""")
+    reason: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The reason, in words.""")
+    issueUrl: Annotated[Optional[Annotated[JsonStr, Field(pattern='^https?://[!-~]+$', max_length=2048)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""An issue that tracks the missing support, when there is one.""")
 
 
 class AdapterError(ConfiguredBaseModel):
@@ -352,7 +352,7 @@ class KitInfo(ConfiguredBaseModel):
     The conformance kit that produced a report.
     """
     name: Literal['apconform'] = Field(default=..., description="""Always \"apconform\".""")
-    version: Annotated[JsonStr, Field(pattern='\\S', max_length=256), AfterValidator(refuse_values('__proto__', 'constructor', 'prototype'))] = Field(default=..., description="""The kit's version.""")
+    version: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256), AfterValidator(refuse_values('__proto__', 'constructor', 'prototype'))] = Field(default=..., description="""The kit's version.""")
 
 
 class ReportSelection(ConfiguredBaseModel):
@@ -381,13 +381,13 @@ class ReportHeader(ConfiguredBaseModel):
     record: Literal['header'] = Field(default=..., description="""Always \"header\".""")
     kit: KitInfo = Field(default=..., description="""The kit that ran the check.""")
     adapterProtocol: Annotated[JsonStr, Field(pattern='^apconform-adapter/1$')] = Field(default=..., description="""The adapter protocol version the harness spoke.""")
-    target: Annotated[JsonStr, Field(pattern='\\S')] = Field(default=..., description="""The implementation as given to --impl (for example exec:./my-impl).""")
+    target: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The implementation as given to --impl (for example exec:./my-impl).""")
     implementation: Implementation = Field(default=..., description="""The implementation's own description of itself.""")
     vectorManifestSha256: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The SHA-256 of the verified vector manifest (its canonical form, signature included).""")
     clauseRegistrySha256: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The SHA-256 of the canonical form of the clause registry the run used.""")
     selection: ReportSelection = Field(default=..., description="""Which vectors were selected.""")
     options: ReportOptions = Field(default=..., description="""How the run was carried out.""")
-    startedAt: Annotated[JsonTimestamp, Field(pattern='^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]+)?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$')] = Field(default=..., description="""When the run started (UTC).""")
+    startedAt: Annotated[JsonTimestamp, Field(pattern='^(000[1-9]|00[1-9][0-9]|0[1-9][0-9]{2}|[1-9][0-9]{3})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]+)?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$')] = Field(default=..., description="""When the run started (UTC).""")
     clauses: list[Clause] = Field(default=..., description="""Every clause cited by a selected vector or required of a checked protocol, quoted.""")
 
 
@@ -467,7 +467,7 @@ class ReportFooter(ConfiguredBaseModel):
     The last record of a JSON-lines conformance report: the counts, the vacuity check, the verdict and a digest that binds every case record.
     """
     record: Literal['footer'] = Field(default=..., description="""Always \"footer\".""")
-    finishedAt: Annotated[JsonTimestamp, Field(pattern='^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]+)?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$')] = Field(default=..., description="""When the run ended (UTC).""")
+    finishedAt: Annotated[JsonTimestamp, Field(pattern='^(000[1-9]|00[1-9][0-9]|0[1-9][0-9]{2}|[1-9][0-9]{3})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]+)?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$')] = Field(default=..., description="""When the run ended (UTC).""")
     counts: OutcomeCounts = Field(default=..., description="""All cases by outcome.""")
     protocols: list[ProtocolSummary] = Field(default=..., description="""The result per checked protocol.""")
     vacuous: JsonBool = Field(default=..., description="""True when no case executed, or when a checked protocol has a MUST clause with no executed vector; a vacuous run fails.""")
@@ -482,7 +482,7 @@ class ReportSignature(ConfiguredBaseModel):
     A detached Ed25519 signature over a report file: the file's SHA-256 and format, signed in canonical form.
     """
     schemaVersion: Literal['apconform-report-signature/1'] = Field(default=..., description="""Always \"apconform-report-signature/1\".""")
-    report: Annotated[JsonStr, Field(pattern='\\S')] = Field(default=..., description="""The signed report's file name.""")
+    report: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The signed report's file name.""")
     format: Annotated[JsonStr, Field(pattern='^(json|junit|markdown|html|pretty)$')] = Field(default=..., description="""The report's format (json, junit, markdown, html or pretty).""")
     reportSha256: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The SHA-256 of the report file's bytes.""")
     signature: Ed25519Signature = Field(default=..., description="""The signature over the other members.""")
@@ -501,8 +501,8 @@ class XfailEntry(ConfiguredBaseModel):
     One expected failure, with its reason.
     """
     id: Annotated[JsonStr, Field(pattern='^([a-z0-9][a-z0-9._-]*|[A-Z][A-Z0-9]*(-[A-Z0-9]+)+)$')] = Field(default=..., description="""A vector id, or a clause id standing for every vector that cites it.""")
-    reason: Annotated[JsonStr, Field(pattern='\\S')] = Field(default=..., description="""Why the case fails today.""")
-    issueUrl: Annotated[Optional[Annotated[JsonStr, Field(pattern='^https?://[^\\s]+$', max_length=2048)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The issue that tracks the fix, when there is one.""")
+    reason: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""Why the case fails today.""")
+    issueUrl: Annotated[Optional[Annotated[JsonStr, Field(pattern='^https?://[!-~]+$', max_length=2048)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The issue that tracks the fix, when there is one.""")
 
 
 class VectorManifest(ConfiguredBaseModel):
@@ -530,8 +530,8 @@ class Badge(ConfiguredBaseModel):
     A shields.io endpoint badge for one protocol of a conformance run (https://shields.io/badges/endpoint-badge).
     """
     schemaVersion: Annotated[JsonInt, Field(ge=1, le=1)] = Field(default=..., description="""Always 1, the shields.io endpoint format version.""")
-    label: Annotated[JsonStr, Field(pattern='\\S')] = Field(default=..., description="""The badge's left text, for example \"apconform apx\".""")
-    message: Annotated[JsonStr, Field(pattern='\\S')] = Field(default=..., description="""The badge's right text, for example \"42/42 passed\".""")
+    label: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The badge's left text, for example \"apconform apx\".""")
+    message: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The badge's right text, for example \"42/42 passed\".""")
     color: BadgeColor = Field(default=..., description="""The badge's colour.""")
 
 

@@ -1,0 +1,130 @@
+"""The application factory: routes, error handlers, the guard, and the served OpenAPI document."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from fastapi import APIRouter, FastAPI
+from fastapi.exceptions import RequestValidationError
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+
+from apconform.api.catalog import Catalog
+from apconform.api.guard import RequestGuard, request_id_of
+from apconform.api.openapi import build_openapi
+from apconform.api.problems import (
+    METHOD,
+    NOT_FOUND,
+    PARAMETER,
+    PROBLEM_MEDIA_TYPE,
+    REQUEST,
+    dump_json,
+    problem_body,
+)
+from apconform.api.routes_conformance import router as conformance_router
+from apconform.api.routes_documents import add_document_routes
+from apconform.api.routes_operations import add_operation_routes
+from apconform.api.routing import JsonResponse
+from apconform.api.settings import ApiSettings
+from apconform.core.errors import ApconformError, DocumentRefused, Violation
+from apconform.core.jsonpath import format_path
+
+__all__ = ["OPENAPI_PATH", "create_app"]
+
+OPENAPI_PATH = "/v1/openapi.json"
+
+
+def _problem(request: Request, error: ApconformError, headers: Any = None) -> Response:
+    status, body = problem_body(error, request_id_of(request.scope))
+    return Response(body, status_code=status, media_type=PROBLEM_MEDIA_TYPE, headers=headers)
+
+
+async def _on_kit_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ApconformError)
+    return _problem(request, exc)
+
+
+async def _on_parameters(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, RequestValidationError)
+    violations = []
+    for error in exc.errors():
+        location = [part for part in error.get("loc", ()) if isinstance(part, str | int)]
+        message = str(error.get("msg", "invalid value"))
+        violations.append(Violation(PARAMETER.code, format_path(location), message))
+    refused = DocumentRefused(
+        violations or [Violation(PARAMETER.code, "$", "invalid")], what="request"
+    )
+    refused.error_code = PARAMETER
+    refused.hint = PARAMETER.hint
+    return _problem(request, refused)
+
+
+async def _on_http(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    if exc.status_code == 404:
+        error = ApconformError(NOT_FOUND, f"no route has the path {request.url.path!r}")
+    elif exc.status_code == 405:
+        error = ApconformError(METHOD, f"{request.method} is not allowed on {request.url.path!r}")
+    else:
+        error = ApconformError(REQUEST, str(exc.detail))
+    return _problem(request, error, exc.headers)
+
+
+def create_app(
+    settings: ApiSettings | None = None,
+    *,
+    extra: APIRouter | None = None,
+    load_catalog: bool = True,
+) -> FastAPI:
+    """Build the API. ``settings`` default to the ``APCONFORM_API_*`` environment variables.
+
+    ``extra`` mounts more routes (tests use it to plant a faulty route). The
+    clause registry and vectors are loaded and checked here, so a broken
+    installation fails at start-up; ``load_catalog=False`` skips that for
+    building the OpenAPI document, which must not depend on the data (the
+    generation command builds it while the data may be mid-edit).
+    """
+    config = settings if settings is not None else ApiSettings.from_env()
+    app = FastAPI(
+        title="apconform HTTP API",
+        openapi_url=None,
+        docs_url=None,
+        redoc_url=None,
+        separate_input_output_schemas=False,
+    )
+    app.state.settings = config
+    app.state.catalog = Catalog.load() if load_catalog else None
+    app.state.executor = (
+        ThreadPoolExecutor(config.threads, thread_name_prefix="apconform-api")
+        if config.threads
+        else None
+    )
+    app.include_router(conformance_router)
+    operations = APIRouter()
+    add_document_routes(operations)
+    add_operation_routes(operations)
+    app.include_router(operations)
+    if extra is not None:
+        app.include_router(extra)
+    app.add_exception_handler(ApconformError, _on_kit_error)
+    app.add_exception_handler(RequestValidationError, _on_parameters)
+    app.add_exception_handler(HTTPException, _on_http)
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = build_openapi(app)
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+    served: list[bytes] = []
+
+    async def openapi_document(request: Request) -> Response:
+        if not served:
+            served.append(dump_json(app.openapi()))
+        return JsonResponse(served[0])
+
+    app.add_route(OPENAPI_PATH, openapi_document, include_in_schema=False)
+    app.add_middleware(RequestGuard, settings=config)
+    return app

@@ -1,0 +1,198 @@
+"""Conformance routes: health and version, vectors, the clause registry, checking one answer.
+
+A submitted answer (or refusal) is compared with the vector's expectation by
+:mod:`apconform.conformance.compare`, the same code the harness uses, so the
+API's verdict and ``apconform check``'s verdict cannot differ.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Query
+from starlette.requests import Request
+
+from apconform.api.catalog import Catalog
+from apconform.api.problems import VECTOR_UNKNOWN, dump_json
+from apconform.api.routing import (
+    BODY_STATUSES,
+    GET_STATUSES,
+    PARAMETER_STATUSES,
+    JsonResponse,
+    model_ref,
+    offload,
+    read_json,
+    route_doc,
+)
+from apconform.conformance.compare import match_answer, match_refusal
+from apconform.core.errors import ApconformError
+from apconform.core.validation import validate_document
+from apconform.models.api import (
+    CheckAnswerRequest,
+    CheckRefusalRequest,
+    CheckResult,
+    HealthReport,
+    VectorList,
+    VersionReport,
+)
+from apconform.models.conformance import ClauseRegistry, Protocol, Vector
+
+__all__ = ["CHECK_BODY", "check_submission", "router"]
+
+router = APIRouter()
+
+VECTOR_ID = "^[a-z0-9][a-z0-9._-]*$"
+CLAUSE_ID = "^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$"
+OPERATION = "^(apx|ap1|kit)\\.[a-z][a-z0-9_]*$"
+
+CHECK_BODY: dict[str, Any] = {
+    "anyOf": [model_ref(CheckAnswerRequest), model_ref(CheckRefusalRequest)],
+    "description": "Either an answer (member answer) or a refusal (member refusal) for one vector.",
+}
+CHECK_EXAMPLES = {
+    "answer": {
+        "vectorId": "kit-jcs-negative-zero",
+        "answer": {
+            "canonical": '{"z":0}',
+            "sha256": "e313adcae40818c4a48a6f5a32c7ab937365ffb0962282a5bf1a629f8d456b63",
+        },
+    },
+    "refusal": {"vectorId": "kit-load-depth-33", "refusal": {"code": "APC-JSON-DEPTH"}},
+}
+EXAMPLE_VECTOR = "kit-jcs-negative-zero"
+
+
+def _catalog(request: Request) -> Catalog:
+    catalog: Catalog = request.app.state.catalog
+    return catalog
+
+
+@router.get(
+    "/v1/health",
+    tags=["service"],
+    operation_id="health",
+    summary="Whether the server answers",
+    **route_doc(answer=HealthReport, statuses=GET_STATUSES),
+)
+async def health(request: Request) -> JsonResponse:
+    return JsonResponse(_catalog(request).serialized["health"])
+
+
+@router.get(
+    "/v1/version",
+    tags=["service"],
+    operation_id="version",
+    summary="Kit version and the digests of the schemas, clauses and vectors served",
+    **route_doc(answer=VersionReport, statuses=GET_STATUSES),
+)
+async def version(request: Request) -> JsonResponse:
+    return JsonResponse(_catalog(request).serialized["version"])
+
+
+@router.get(
+    "/v1/conformance/clauses",
+    tags=["conformance"],
+    operation_id="get_clause_registry",
+    summary="The clause registry",
+    **route_doc(answer=ClauseRegistry, statuses=GET_STATUSES),
+)
+async def clauses(request: Request) -> JsonResponse:
+    return JsonResponse(_catalog(request).serialized["clauses"])
+
+
+@router.get(
+    "/v1/conformance/vectors",
+    tags=["conformance"],
+    operation_id="list_vectors",
+    summary="List the vectors, optionally filtered",
+    **route_doc(answer=VectorList, statuses=PARAMETER_STATUSES),
+)
+async def list_vectors(
+    request: Request,
+    protocol: Annotated[Protocol | None, Query(description="Only this protocol.")] = None,
+    clause: Annotated[
+        str | None, Query(pattern=CLAUSE_ID, description="Only vectors citing this clause id.")
+    ] = None,
+    operation: Annotated[
+        str | None, Query(pattern=OPERATION, description="Only vectors of this operation.")
+    ] = None,
+    tag: Annotated[
+        str | None, Query(min_length=1, max_length=128, description="Only vectors with this tag.")
+    ] = None,
+) -> JsonResponse:
+    catalog = _catalog(request)
+    if protocol is None and clause is None and operation is None and tag is None:
+        return JsonResponse(catalog.serialized["vectors"])
+    chosen = catalog.select(
+        protocol=None if protocol is None else str(Protocol(protocol).value),
+        clause=clause,
+        operation=operation,
+        tag=tag,
+    )
+    return JsonResponse(dump_json({"count": len(chosen), "vectors": chosen}))
+
+
+def _vector(catalog: Catalog, vector_id: str) -> Any:
+    found = catalog.vectors.get(vector_id)
+    if found is None:
+        raise ApconformError(
+            VECTOR_UNKNOWN, f"no vector has the id {vector_id!r}", path="$.vectorId"
+        )
+    return found
+
+
+@router.get(
+    "/v1/conformance/vectors/{vector_id}",
+    tags=["conformance"],
+    operation_id="get_vector",
+    summary="One vector, with its input and expectation",
+    **route_doc(answer=Vector, statuses=(404, *PARAMETER_STATUSES)),
+)
+async def get_vector(
+    request: Request,
+    vector_id: Annotated[
+        str,
+        Path(pattern=VECTOR_ID, max_length=128, description="The id.", examples=[EXAMPLE_VECTOR]),
+    ],
+) -> JsonResponse:
+    return JsonResponse(_vector(_catalog(request), vector_id).document)
+
+
+def check_submission(catalog: Catalog, value: Any) -> dict[str, Any]:
+    """Validate one submission and compare it with its vector's expectation."""
+    if isinstance(value, dict) and "refusal" in value:
+        refusal = validate_document(CheckRefusalRequest, value, what="refusal submission")
+        vector_id = refusal.vectorId
+        item = _vector(catalog, vector_id)
+        expected = item.vector.expected
+        mismatches = match_refusal(expected, refusal.refusal.code, refusal.refusal.message)
+    else:
+        answer = validate_document(CheckAnswerRequest, value, what="answer submission")
+        vector_id = answer.vectorId
+        item = _vector(catalog, vector_id)
+        mismatches = match_answer(item.vector.expected, answer.answer, item.vector.comparison)
+    return {
+        "vectorId": vector_id,
+        "operation": item.vector.operation,
+        "clauses": list(item.vector.clauses),
+        "verdict": "fail" if mismatches else "pass",
+        "mismatches": [mismatch.to_dict() for mismatch in mismatches],
+    }
+
+
+@router.post(
+    "/v1/conformance/check",
+    tags=["conformance"],
+    operation_id="check",
+    summary="Check one answer or refusal against one vector",
+    **route_doc(
+        answer=CheckResult,
+        statuses=(404, *BODY_STATUSES),
+        body=CHECK_BODY,
+        body_examples=CHECK_EXAMPLES,
+    ),
+)
+async def check(request: Request) -> JsonResponse:
+    value = await read_json(request)
+    result = await offload(request, check_submission, _catalog(request), value)
+    return JsonResponse(result)

@@ -1,0 +1,81 @@
+"""One validation route per document type: ``POST /v1/documents/<type>/validate``.
+
+The HTTP form of ``apconform validate --type <type>``: the body is the
+document, validated against its generated model; the answer names the type
+and the digest of the document's canonical form, and a document that breaks
+its schema is refused with 422 and every violation. The body schema in the
+OpenAPI document is the generated model itself, so a fuzzer tries every
+pattern, bound and enumeration of every document the kit defines. A new
+document type gets its route without any change here.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from fastapi import APIRouter
+from pydantic import BaseModel
+from starlette.requests import Request
+
+from apconform.api.routing import (
+    BODY_STATUSES,
+    JsonResponse,
+    model_ref,
+    offload,
+    read_json,
+    route_doc,
+)
+from apconform.core.canonical import sha256_hex
+from apconform.core.validation import validate_document
+from apconform.models import DOCUMENTS
+from apconform.models.api import ValidationReport
+
+__all__ = ["add_document_routes", "document_path"]
+
+
+def document_path(document: str) -> str:
+    """``apx-manifest`` -> ``/v1/documents/apx-manifest/validate``."""
+    return f"/v1/documents/{document}/validate"
+
+
+def _model(document: str) -> type[BaseModel]:
+    module, name = DOCUMENTS[document]
+    model: type[BaseModel] = getattr(importlib.import_module(f"apconform.models.{module}"), name)
+    return model
+
+
+def _validate(document: str, model: type[BaseModel], value: Any) -> dict[str, str]:
+    validate_document(model, value, what=f"{document} document")
+    return {"document": document, "sha256": sha256_hex(value)}
+
+
+def _endpoint(document: str, model: type[BaseModel]) -> Any:
+    async def validate(request: Request) -> JsonResponse:
+        value = await read_json(request)
+        return JsonResponse(await offload(request, _validate, document, model, value))
+
+    validate.__name__ = "validate_" + document.replace("-", "_")
+    return validate
+
+
+def add_document_routes(router: APIRouter) -> list[str]:
+    """Mount one validation route per document type; return the document names."""
+    names = sorted(DOCUMENTS)
+    for document in names:
+        model = _model(document)
+        router.add_api_route(
+            document_path(document),
+            _endpoint(document, model),
+            methods=["POST"],
+            tags=["documents"],
+            summary=f"Validate a {document} document against its schema",
+            operation_id="validate_" + document.replace("-", "_"),
+            **route_doc(
+                answer=ValidationReport,
+                statuses=BODY_STATUSES,
+                body=model_ref(model),
+                answer_description="The document meets its schema.",
+            ),
+        )
+    return names

@@ -1,0 +1,332 @@
+"""Load check of the HTTP API: `apconform serve` in one process, a load generator in this one.
+
+    .venv/bin/python tests/benchmarks/bench_api_load.py [--workers 2] [--concurrency 32]
+        [--requests 20000] [--only NAME ...] [--access-log]
+
+The server runs as a separate process on 127.0.0.1 (a free port). The load
+generator is a small asyncio HTTP/1.1 client over raw sockets with kept-alive
+connections, one per unit of concurrency, so that it costs a few tens of
+microseconds of CPU per request and is not the bottleneck; the script prints
+its own CPU use next to the figures to show that. Each scenario is warmed up,
+then run for a fixed number of requests, and prints requests per second,
+p50/p95/p99/max latency and errors (any unexpected status or connection
+failure). Every request loop is bounded in count and time and stops by itself.
+
+A scenario is a name, a request (method, path, JSON body) and the status it
+must answer; the APx evaluate and AP-1 single-execution score scenarios are
+listed in SCENARIOS and run as soon as their operations are registered.
+
+``--overhead`` instead measures, in process, what the API adds to an
+operation: the mean time of a full request through the app (guard, routing,
+loader, problem handling, serialisation) minus the time of calling the
+operation function directly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+SERVE = [str(REPO / ".venv" / "bin" / "apconform"), "serve"]
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    operation: str | None  # the operation that must be registered, if any
+    request: Callable[[], tuple[str, str, Any]]  # () -> (method, path, JSON body or None)
+    expected_status: int = 200
+    requests: int | None = None  # default: --requests
+
+
+def _kit_canonicalize() -> tuple[str, str, Any]:
+    value = {"suite": [{"id": f"t{i}", "hours": i / 4, "tags": ["a", "b"]} for i in range(20)]}
+    return "POST", "/v1/kit/canonicalize", {"value": value}
+
+
+def _check() -> tuple[str, str, Any]:
+    answer = {"canonical": '{"a":[1,2.5,"x",true,null]}'}
+    return (
+        "POST",
+        "/v1/conformance/check",
+        {"vectorId": "kit-load-plain-document", "answer": answer},
+    )
+
+
+def _apx_evaluate() -> tuple[str, str, Any]:  # pragma: no cover - filled in with the APx kernel
+    """The demo campaign's evaluate input; the APx kernel's demo provides it (phase 2)."""
+    from apconform.apx import demo  # type: ignore[attr-defined]
+
+    return "POST", "/v1/apx/evaluate", demo.evaluate_input()
+
+
+def _ap1_score() -> tuple[str, str, Any]:  # pragma: no cover - filled in with the AP-1 scorer
+    """One execution record of the worked example against its sealed inputs (phase 2)."""
+    from apconform.ap1 import demo  # type: ignore[attr-defined]
+
+    return "POST", "/v1/ap1/score-execution", demo.score_execution_input()
+
+
+SCENARIOS = [
+    Scenario("health", None, lambda: ("GET", "/v1/health", None)),
+    Scenario("kit.canonicalize", "kit.canonicalize", _kit_canonicalize),
+    Scenario("kit.parse", "kit.parse", lambda: ("POST", "/v1/kit/parse", {"text": "[1,2,3]"})),
+    Scenario("conformance.check", None, _check),
+    Scenario(
+        "loader refusal: depth 33 (problem document)",
+        "kit.canonicalize",
+        lambda: ("POST", "/v1/kit/canonicalize", json.loads("[" * 33 + "0" + "]" * 33)),
+        expected_status=400,
+    ),
+    Scenario("apx.evaluate", "apx.evaluate", _apx_evaluate),
+    Scenario("ap1.score_execution", "ap1.score_execution", _ap1_score, requests=2000),
+]
+
+
+def _encode(method: str, path: str, body: Any) -> bytes:
+    payload = b"" if body is None else json.dumps(body).encode("utf-8")
+    head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+    if body is not None:
+        head += "Content-Type: application/json\r\n"
+    head += f"Content-Length: {len(payload)}\r\n\r\n"
+    return head.encode("ascii") + payload
+
+
+class _Load:
+    """Shared counters of one run: the next request number, latencies, errors."""
+
+    def __init__(self, total: int, deadline: float) -> None:
+        self.total = total
+        self.issued = 0
+        self.deadline = deadline
+        self.latencies: list[float] = []
+        self.errors: dict[str, int] = {}
+
+    def take(self) -> bool:
+        if self.issued >= self.total or time.monotonic() > self.deadline:
+            return False
+        self.issued += 1
+        return True
+
+    def error(self, kind: str) -> None:
+        self.errors[kind] = self.errors.get(kind, 0) + 1
+
+
+async def _connection(port: int, request: bytes, expected: int, load: _Load) -> None:
+    reader = writer = None
+    while load.take():
+        try:
+            if writer is None:
+                reader, writer = await asyncio.open_connection("127.0.0.1", port)
+                writer.get_extra_info("socket").setsockopt(
+                    socket.IPPROTO_TCP, socket.TCP_NODELAY, 1
+                )
+            assert reader is not None
+            started = time.perf_counter()
+            writer.write(request)
+            head = await reader.readuntil(b"\r\n\r\n")
+            status = int(head[9:12])
+            lower = head.lower()
+            at = lower.find(b"\r\ncontent-length:")
+            length = int(lower[at + 17 : lower.find(b"\r\n", at + 2)]) if at >= 0 else 0
+            await reader.readexactly(length)
+            load.latencies.append(time.perf_counter() - started)
+            if status != expected:
+                load.error(f"status {status}")
+            if b"\r\nconnection: close" in lower:
+                writer.close()
+                reader = writer = None
+        except (OSError, asyncio.IncompleteReadError, ValueError) as exc:
+            load.error(type(exc).__name__)
+            if writer is not None:
+                writer.close()
+            reader = writer = None
+    if writer is not None:
+        writer.close()
+
+
+async def _drive(port: int, request: bytes, expected: int, total: int, concurrency: int) -> _Load:
+    load = _Load(total, time.monotonic() + 300)
+    await asyncio.gather(*(_connection(port, request, expected, load) for _ in range(concurrency)))
+    return load
+
+
+def _percentile(ordered: list[float], fraction: float) -> float:
+    index = min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))
+    return ordered[index] * 1000
+
+
+def run_scenario(port: int, scenario: Scenario, total: int, concurrency: int) -> dict[str, Any]:
+    method, path, body = scenario.request()
+    request = _encode(method, path, body)
+    asyncio.run(_drive(port, request, scenario.expected_status, min(500, total), concurrency))
+    cpu_before = os.times()
+    started = time.perf_counter()
+    load = asyncio.run(_drive(port, request, scenario.expected_status, total, concurrency))
+    elapsed = time.perf_counter() - started
+    cpu_after = os.times()
+    ordered = sorted(load.latencies)
+    client_cpu = (cpu_after.user - cpu_before.user) + (cpu_after.system - cpu_before.system)
+    return {
+        "scenario": scenario.name,
+        "requests": load.issued,
+        "concurrency": concurrency,
+        "seconds": round(elapsed, 2),
+        "requestsPerSecond": round(load.issued / elapsed, 1),
+        "p50Ms": round(_percentile(ordered, 0.50), 2),
+        "p95Ms": round(_percentile(ordered, 0.95), 2),
+        "p99Ms": round(_percentile(ordered, 0.99), 2),
+        "maxMs": round(ordered[-1] * 1000, 2),
+        "errors": sum(load.errors.values()),
+        "errorKinds": load.errors,
+        "bodyBytes": len(request),
+        "clientCpuPercentOfOneCore": round(100 * client_cpu / elapsed, 1),
+    }
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _wait_until_up(port: int, server: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise SystemExit(f"the server exited with status {server.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1) as sock:
+                sock.sendall(b"GET /v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                if sock.recv(64).startswith(b"HTTP/1.1 200"):
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise SystemExit("the server did not answer within 60 seconds")
+
+
+def overhead(rounds: int) -> list[dict[str, Any]]:
+    """Mean microseconds per request through the app, and of the bare operation."""
+    from apconform.api import ApiSettings, create_app
+    from apconform.conformance.operations import get_operation
+    from apconform.core.jsonload import loads
+
+    app = create_app(ApiSettings())
+    rows = []
+    for scenario in SCENARIOS[:3]:
+        method, path, body = scenario.request()
+        payload = b"" if body is None else json.dumps(body).encode("utf-8")
+        headers = [(b"content-type", b"application/json")] if body is not None else []
+        scope = {
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": method,
+            "scheme": "http",
+            "path": path,
+            "raw_path": path.encode(),
+            "query_string": b"",
+            "root_path": "",
+            "headers": [*headers, (b"content-length", str(len(payload)).encode())],
+            "client": ("127.0.0.1", 1),
+            "server": ("127.0.0.1", 2),
+        }
+
+        async def once(scope: dict[str, Any], payload: bytes) -> None:
+            async def receive() -> dict[str, Any]:
+                return {"type": "http.request", "body": payload, "more_body": False}
+
+            async def send(message: dict[str, Any]) -> None:
+                if message["type"] == "http.response.start":
+                    assert message["status"] == 200, message
+
+            await app(dict(scope), receive, send)
+
+        async def many(scope: dict[str, Any], payload: bytes) -> float:
+            for _ in range(200):
+                await once(scope, payload)
+            started = time.perf_counter()
+            for _ in range(rounds):
+                await once(scope, payload)
+            return (time.perf_counter() - started) / rounds
+
+        through_app = asyncio.run(many(scope, payload))
+        bare = 0.0
+        if scenario.operation is not None:
+            operation = get_operation(scenario.operation)
+            started = time.perf_counter()
+            for _ in range(rounds):
+                operation(loads(payload))
+            bare = (time.perf_counter() - started) / rounds
+        rows.append(
+            {
+                "scenario": scenario.name,
+                "throughAppUs": round(through_app * 1e6, 1),
+                "bareOperationUs": round(bare * 1e6, 1),
+                "apiOverheadUs": round((through_app - bare) * 1e6, 1),
+            }
+        )
+    return rows
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--concurrency", type=int, default=32)
+    parser.add_argument("--requests", type=int, default=20000)
+    parser.add_argument("--only", action="append", help="run only this scenario (repeatable)")
+    parser.add_argument("--access-log", action="store_true", help="keep the access log on")
+    parser.add_argument("--overhead", action="store_true", help="measure in-process overhead")
+    args = parser.parse_args()
+    if args.overhead:
+        for row in overhead(5000):
+            print(json.dumps(row))
+        return 0
+
+    from apconform.conformance.operations import operation_names
+
+    registered = set(operation_names())
+    port = _free_port()
+    command = [*SERVE, "--port", str(port), "--workers", str(args.workers)]
+    command += ["--threads", str(args.threads)]
+    if not args.access_log:
+        command.append("--no-access-log")
+    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    failed = False
+    try:
+        _wait_until_up(port, server)
+        print(f"# server: {' '.join(command[1:])} (pid {server.pid}); client pid {os.getpid()}")
+        for scenario in SCENARIOS:
+            if args.only and scenario.name not in args.only:
+                continue
+            if scenario.operation is not None and scenario.operation not in registered:
+                print(json.dumps({"scenario": scenario.name, "skipped": "operation not built yet"}))
+                continue
+            total = scenario.requests or args.requests
+            result = run_scenario(port, scenario, total, args.concurrency)
+            failed = failed or result["errors"] > 0
+            print(json.dumps(result))
+    finally:
+        server.send_signal(signal.SIGINT)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
