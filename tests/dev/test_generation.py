@@ -66,6 +66,13 @@ def test_schema_change_shows_up_as_drift(repo_copy: Path) -> None:
     schema.write_text(edited, encoding="utf-8")
     problems = gen.check(repo_copy, only={"json-schema", "models"})
     assert problems == [
+        "changed: schemas/jsonschema/apx-comparison.schema.json",
+        "changed: schemas/jsonschema/apx-evaluation-request.schema.json",
+        "changed: schemas/jsonschema/apx-manifest.schema.json",
+        "changed: schemas/jsonschema/apx-promotion-request.schema.json",
+        "changed: schemas/jsonschema/apx-promotion.schema.json",
+        "changed: schemas/jsonschema/apx-result.schema.json",
+        "changed: schemas/jsonschema/apx-run.schema.json",
         "changed: schemas/jsonschema/clause-registry.schema.json",
         "changed: schemas/jsonschema/vector.schema.json",
         "changed: src/apconform/models/common.py",

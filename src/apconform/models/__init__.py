@@ -5,9 +5,16 @@ DOCUMENTS maps each document type to (module, class) and its JSON Schema file.
 
 from __future__ import annotations
 
-__all__ = ['DOCUMENTS', 'common', 'conformance']
+__all__ = ['DOCUMENTS', 'apx', 'common', 'conformance']
 
 DOCUMENTS: dict[str, tuple[str, str]] = {
+    'apx-comparison': ('apx', 'CampaignComparison'),
+    'apx-evaluation-request': ('apx', 'EvaluationRequest'),
+    'apx-manifest': ('apx', 'Manifest'),
+    'apx-promotion': ('apx', 'Promotion'),
+    'apx-promotion-request': ('apx', 'PromotionRequest'),
+    'apx-result': ('apx', 'Result'),
+    'apx-run': ('apx', 'Run'),
     'clause-registry': ('conformance', 'ClauseRegistry'),
     'vector': ('conformance', 'Vector'),
 }

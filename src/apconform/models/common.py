@@ -50,6 +50,17 @@ def refuse_values(*forbidden: str) -> Callable[[str], str]:
     return check
 
 
+def only_value(expected: bool) -> Callable[[bool], bool]:
+    """A boolean fixed by the schema to one value (for example certified: false)."""
+
+    def check(value: bool) -> bool:
+        if value is not expected:
+            raise ValueError(f"this field is always {str(expected).lower()}")
+        return value
+
+    return check
+
+
 def calendar_date(value: str) -> str:
     """The pattern checks the shape and the clock; this checks that the day exists."""
     try:
@@ -98,6 +109,12 @@ class ConfiguredBaseModel(BaseModel):
         strict=False,
         regex_engine="rust-regex",
     )
+
+
+class OpenBaseModel(ConfiguredBaseModel):
+    """For classes whose schema allows extra slots: unknown members are kept, not refused."""
+
+    model_config = ConfigDict(extra="allow")
 
 
 class SignatureAlgorithm(str, Enum):
