@@ -14,7 +14,16 @@ from typing import Any
 
 from apconform.apx.hashing import COMPONENTS, digest, freeze
 
-__all__ = ["NOTICE", "toy_checks", "tutorial_campaign", "tutorial_manifest", "tutorial_run"]
+__all__ = [
+    "NOTICE",
+    "measure_run",
+    "measured_tutorial",
+    "toy_checks",
+    "tutorial_campaign",
+    "tutorial_manifest",
+    "tutorial_pairs",
+    "tutorial_run",
+]
 
 NOTICE = (
     "SYNTHETIC TUTORIAL: the three toy tasks really ran; the human calibration, workflow "
@@ -172,3 +181,95 @@ def tutorial_campaign() -> tuple[dict[str, Any], dict[str, Any]]:
     """The manifest and run of the default tutorial campaign."""
     manifest = tutorial_manifest()
     return manifest, tutorial_run(manifest)
+
+
+def measured_tutorial() -> tuple[dict[str, Any], dict[str, Any]]:
+    """The tutorial campaign relabelled as measured, with every binding the rules require.
+
+    It shows the shape of a measured baseline (protocol, participants,
+    provenance, independent adjudications) and of a measured run (independent
+    adjudications bound to slot, artifact, evaluator and run). The data stay
+    illustrative: labelling a record measured authenticates nothing.
+    """
+    manifest = tutorial_manifest()
+    baseline, evaluator = manifest["baseline"], manifest["evaluator"]
+    baseline["kind"] = "measured"
+    baseline["cohort"]["participantIds"] = ["participant-1"]
+    baseline["protocol"] = {
+        "id": "calibration-protocol-1",
+        "version": "1",
+        "predeclaredAt": "2026-09-01T00:00:00Z",
+        "timeBoundary": "single-worker elapsed complete attempt including retries and wait",
+        "acceptanceRule": "same frozen acceptance criteria",
+        "evaluatorId": evaluator["id"],
+        "evaluatorHash": evaluator["hash"],
+    }
+    for attempt in baseline["attempts"]:
+        attempt["participantId"] = "participant-1"
+        attempt["provenanceHash"] = digest(f"human-log-{attempt['id']}")
+        attempt["adjudication"] = {
+            "kind": "human-adjudication",
+            "independent": True,
+            "reviewerId": "independent-reviewer",
+            "hash": digest(f"human-verdict-{attempt['id']}"),
+            "attemptId": attempt["id"],
+            "participantId": attempt["participantId"],
+            "evaluatorId": evaluator["id"],
+            "evaluatorHash": evaluator["hash"],
+            "provenanceHash": attempt["provenanceHash"],
+            "decision": "accepted" if attempt["accepted"] else "rejected",
+        }
+    manifest = freeze(manifest)
+    return manifest, measure_run(manifest, tutorial_run(manifest))
+
+
+def measure_run(manifest: dict[str, Any], run: dict[str, Any]) -> dict[str, Any]:
+    """``run`` labelled measured, each outcome carrying one bound, independent adjudication."""
+    run["kind"] = "measured"
+    for outcome in run["outcomes"]:
+        outcome["provenance"] = [
+            {
+                "id": f"adjudication-{outcome['slotId']}",
+                "kind": "human-adjudication",
+                "verification": "verified",
+                "independent": True,
+                "decision": "accepted" if outcome["accepted"] else "rejected",
+                "reviewerId": "independent-reviewer",
+                "hash": digest(f"verdict-{outcome['slotId']}"),
+                "slotId": outcome["slotId"],
+                "artifactHash": outcome["artifactHash"],
+                "evaluatorHash": manifest["evaluator"]["hash"],
+                "runId": run["id"],
+            }
+        ]
+    return run
+
+
+def tutorial_pairs(
+    manifest: dict[str, Any],
+    parent_hours: list[float],
+    candidate_hours: list[float],
+    *,
+    parent_cost: float = 0.1,
+    candidate_cost: float = 0.1,
+) -> list[dict[str, Any]]:
+    """Paired tutorial campaigns: parents ``p-i`` and candidates ``c-i`` under ``pair-i``."""
+    return [
+        {
+            "parent": tutorial_run(
+                manifest,
+                run_id=f"p-{index}",
+                independence_id=f"pair-{index}",
+                wall_hours=parent,
+                cost_usd=parent_cost,
+            ),
+            "candidate": tutorial_run(
+                manifest,
+                run_id=f"c-{index}",
+                independence_id=f"pair-{index}",
+                wall_hours=candidate,
+                cost_usd=candidate_cost,
+            ),
+        }
+        for index, (parent, candidate) in enumerate(zip(parent_hours, candidate_hours, strict=True))
+    ]
