@@ -23,6 +23,7 @@ from apconform.apx.kernel import (
 )
 from apconform.apx.manifest import ClassCalibration
 from apconform.apx.metrics import exponent_to_power, power_metrics
+from apconform.apx.signing import sign, verify
 from apconform.apx.text import KERNEL_VERSION
 
 __all__ = [
@@ -40,6 +41,8 @@ __all__ = [
     "freeze",
     "power_metrics",
     "rebind",
+    "sign",
     "validate_manifest",
     "validate_run",
+    "verify",
 ]

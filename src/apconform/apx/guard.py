@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from apconform.apx import errors
-from apconform.apx.checks import RESERVED
+from apconform.apx.checks import MISSING, RESERVED
 from apconform.apx.errors import ApxRefused, Collector
 from apconform.core.errors import ErrorCode
 
@@ -168,7 +168,7 @@ def guard(value: Any, where: Sequence[str | int] = ()) -> None:
         elif kind is float:
             if value - value != 0.0:
                 raise _Fault(errors.GUARD_NONFINITE, "canonical value is not finite", [])
-        elif not (value is None or kind in (str, int, bool)):
+        elif not (value is None or value is MISSING or kind in (str, int, bool)):
             raise _Fault(errors.GUARD_TYPE, "nonplain structured input", [])
     except _Fault as fault:
         collector = Collector()

@@ -9,7 +9,7 @@ print); the plain forms return them as typed models.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -101,11 +101,17 @@ def _manifest_facts(manifest: Any, where: Path, collector: Collector) -> Manifes
     return check_manifest(manifest, where, collector)
 
 
-def validate_manifest(manifest: Manifest | Mapping[str, Any]) -> ManifestCheck:
-    """Validate a frozen manifest (paths are relative to it) and calibrate its task classes."""
+def validate_manifest(
+    manifest: Manifest | Mapping[str, Any], *, at: Sequence[str | int] = ()
+) -> ManifestCheck:
+    """Validate a frozen manifest and calibrate its task classes.
+
+    Violation paths start at the manifest, or at ``at`` when the manifest sits
+    inside a larger document (``at=("manifest",)`` gives ``$.manifest...``).
+    """
     value = _plain(manifest)
     collector = Collector()
-    facts = _manifest_facts(value, (), collector)
+    facts = _manifest_facts(value, tuple(at), collector)
     collector.raise_if_any("manifest")
     assert facts is not None
     return ManifestCheck(value, facts.calibration)

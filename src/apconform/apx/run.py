@@ -6,7 +6,7 @@ from collections import Counter
 from typing import Any
 
 from apconform.apx import errors
-from apconform.apx.checks import MISSING, Checks, js_set_key, strict_equal
+from apconform.apx.checks import MISSING, RESERVED, Checks, is_text, js_set_key, strict_equal
 from apconform.apx.errors import Collector
 from apconform.apx.hashing import COMPONENTS
 from apconform.apx.measured import check_measured_evidence, has_verified_independent
@@ -110,7 +110,9 @@ def _slot_ids(manifest: dict[str, Any]) -> list[str] | None:
     if type(slots) is not list:
         return None
     ids = [slot.get("id") if type(slot) is dict else None for slot in slots]
-    return [str(value) for value in ids] if all(type(value) is str for value in ids) else None
+    if not all(is_text(value) and value not in RESERVED for value in ids):
+        return None  # the suite's own violations are reported; coverage cannot be judged
+    return [str(value) for value in ids]
 
 
 def _check_wall(
