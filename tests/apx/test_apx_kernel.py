@@ -228,3 +228,34 @@ def test_floor_index_percentiles() -> None:
 )
 def test_predeclaration_times(text: str, ok: bool) -> None:
     assert es_date_time(text) is ok
+
+
+def test_toy_tasks_really_pass_and_the_measured_tutorial_is_a_pilot() -> None:
+    from apconform.apx.tutorial import toy_checks
+
+    checks = toy_checks()
+    assert [check["passed"] for check in checks] == [True, True, True]
+    assert checks[0]["result"] == {"cents": 5500}
+    assert checks[1]["result"]["ranking"] == ["current-primary", "older-primary", "secondary"]
+    assert checks[2]["result"] == {"runningTotals": [2, 1, 5, 5]}
+    manifest, run = measured_tutorial()
+    assert evaluate_document(manifest, run)["status"] == "pilot"
+
+
+def test_integer_like_class_ids_come_first_as_in_ecmascript() -> None:
+    from apconform.apx import freeze, rebind
+
+    manifest, run = tutorial_campaign()
+    renames = {
+        "financial-reconciliation": "x",
+        "source-prioritization": "10",
+        "output-verification": "2",
+    }
+    for slot in manifest["suite"]["slots"]:
+        slot["classId"] = renames[slot["classId"]]
+    for attempt in manifest["baseline"]["attempts"]:
+        attempt["classId"] = renames[attempt["classId"]]
+    manifest = freeze(manifest)
+    result = evaluate_document(manifest, rebind(manifest, run))
+    assert list(result["perClass"]) == ["2", "10", "x"]
+    assert list(result["classPower"]) == ["2", "10", "x"]
