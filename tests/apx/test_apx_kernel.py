@@ -259,3 +259,42 @@ def test_integer_like_class_ids_come_first_as_in_ecmascript() -> None:
     result = evaluate_document(manifest, rebind(manifest, run))
     assert list(result["perClass"]) == ["2", "10", "x"]
     assert list(result["classPower"]) == ["2", "10", "x"]
+
+
+guard_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-10, 10)
+    | st.sampled_from([0.5, -0.0, math.nan, math.inf, 1e308])
+    | st.sampled_from(["a", "é", "\ud800", " "]),
+    lambda children: (
+        st.lists(children, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(["a", "b", "__proto__", "prototype", "ü"]), children, max_size=3
+        )
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(guard_values, st.integers(0, 34))
+def test_fast_guard_agrees_with_the_exact_walk(value: Any, depth: int) -> None:
+    from apconform.apx.guard import _Fault, _Walk
+
+    for _ in range(depth):
+        value = [value]
+    try:
+        if isinstance(value, dict | list):
+            _Walk().container(value, 0)
+        else:
+            guard(value)
+        exact_ok = True
+    except (_Fault, ApxRefused):
+        exact_ok = False
+    try:
+        guard(value)
+        fast_ok = True
+    except ApxRefused:
+        fast_ok = False
+    assert fast_ok is exact_ok

@@ -9,6 +9,7 @@ fails when the committed files differ from what this file writes.
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -114,7 +115,8 @@ def arithmetic() -> None:
             f"apx-power-refuses-{name}",
             ["APX-QTY-4"],
             "apx.power_metrics",
-            f"W = {work!r}, T = {wall!r} is refused: work must be >= 0 and time > 0, both finite.",
+            f"W = {json.dumps(work)}, T = {json.dumps(wall)} is refused: work must be >= 0 "
+            "and time > 0, both finite.",
             {"creditedHumanHours": work, "wallHours": wall},
             refusal("APX-METRIC-INPUT", bad),
         )
@@ -287,8 +289,8 @@ def gates() -> None:
             f"apx-gate-{name}",
             ["APX-CREDIT-2", "APX-QTY-1"],
             EVAL,
-            f"Outcome finance-1 with {members} earns no credit: the first failed gate is "
-            f"'{reason}'; two slots remain credited (W 3, AP 6).",
+            f"Outcome finance-1 with {json.dumps(members)} earns no credit: the first failed "
+            f"gate is '{reason}'; two slots remain credited (W 3, AP 6).",
             campaign(set_outcome(0, **members)),
             partial(
                 acceptedSlots=2,

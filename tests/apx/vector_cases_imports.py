@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from vectorlib import V, _case, campaign, exact, partial, refusal, set_run
@@ -53,8 +54,8 @@ def meters() -> None:
             f"apx-meter-{name}",
             ["APX-IMP-1"],
             "apx.import_meter",
-            f"Meter {given} imports as {expected}: an unmetered placeholder is unknown, "
-            "never zero.",
+            f"Meter {json.dumps(given)} imports as {json.dumps(expected)}: an unmetered "
+            "placeholder is unknown, never zero.",
             given,
             exact(expected),
         )
@@ -68,7 +69,7 @@ def meters() -> None:
             f"apx-meter-refuses-{name}",
             ["APX-IMP-1"],
             "apx.import_meter",
-            f"Meter {given} is refused.",
+            f"Meter {json.dumps(given)} is refused.",
             given,
             refusal("APX-IMP-METER", METER),
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from vectorlib import (
@@ -606,7 +607,8 @@ def measured_refusals() -> None:
             f"apx-refuse-measured-{name}",
             ["APX-VAL-13"],
             EVAL,
-            f"Measured evidence with {member} {value!r} is not independent human adjudication.",
+            f"Measured evidence with {member} {json.dumps(value)} is not independent human "
+            "adjudication.",
             measured(edit),
             refusal("APX-RUN-EVIDENCE-INDEPENDENT", independent),
         )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from typing import Any
 
 from vectorlib import V, _case, campaign, comparison, exact, partial, refusal, set_run
@@ -227,7 +228,7 @@ def generator() -> None:
             f"apx-refuse-{name}",
             ["APX-BOOT-1"],
             CMP,
-            f"Bootstrap options {options} are refused.",
+            f"Bootstrap options {json.dumps(options)} are refused.",
             comparison(options=options),
             refusal(code, V + message),
         )
@@ -342,8 +343,8 @@ def intervals() -> None:
             f"apx-interval-varied-{name}",
             ["APX-BOOT-1", "APX-BOOT-2", "APX-BOOT-3"],
             CMP,
-            f"Varied wall times with options {options}: the reference kernel's interval "
-            f"[{lower}, {upper}].",
+            f"Varied wall times with options {json.dumps(options)}: the reference kernel's "
+            f"interval [{lower}, {upper}].",
             comparison(parents, candidates, options=options),
             partial(
                 parentAP=8.653846153846155,
