@@ -126,3 +126,15 @@ def test_unknown_tool_is_a_protocol_error(seen: dict[str, Any]) -> None:
     error = seen["unknown"]
     assert error.code == types.INVALID_PARAMS
     assert "shell_exec" in error.message
+
+
+def test_an_over_long_line_stops_the_server_with_a_clear_error() -> None:
+    import subprocess
+
+    huge = b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"' + b"a" * 1_200_000 + b'"}}\n'
+    done = subprocess.run(
+        [sys.executable, "-m", "apconform.cli", "mcp"], input=huge, capture_output=True, timeout=60
+    )
+    assert done.returncode == 2
+    assert done.stdout == b""
+    assert done.stderr.startswith(b"error APC-MCP-LINE: an MCP message line is longer than")

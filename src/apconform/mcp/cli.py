@@ -5,7 +5,21 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from apconform.core.errors import ApconformError
+
 __all__ = ["register"]
+
+
+def _first_kit_error(group: BaseExceptionGroup) -> ApconformError | None:
+    """The kit error inside the task group's exceptions (an over-long line), if any."""
+    for inner in group.exceptions:
+        if isinstance(inner, ApconformError):
+            return inner
+        if isinstance(inner, BaseExceptionGroup):
+            found = _first_kit_error(inner)
+            if found is not None:
+                return found
+    return None
 
 
 def _cmd_mcp(args: argparse.Namespace) -> int:
@@ -13,7 +27,13 @@ def _cmd_mcp(args: argparse.Namespace) -> int:
 
     from apconform.mcp.server import serve_stdio
 
-    anyio.run(serve_stdio)
+    try:
+        anyio.run(serve_stdio)
+    except BaseExceptionGroup as group:
+        found = _first_kit_error(group)
+        if found is None:
+            raise
+        raise found from None
     return 0
 
 
