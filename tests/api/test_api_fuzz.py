@@ -31,7 +31,7 @@ from apconform.core.validation import SCHEMA_VIOLATION
 CONFIG = SchemathesisConfig.from_path(Path(__file__).with_name("schemathesis.toml"))
 load_all_checks()
 ALL_CHECKS = CHECKS.get_all()
-EXAMPLES = 25
+EXAMPLES = 10
 
 PLANT = "APCONFORM_TEST_PLANT_BUG"
 

@@ -69,26 +69,21 @@ def operation_path(name: str) -> str:
 
 
 def input_schema(name: str) -> dict[str, Any]:
-    """The documented input: a kit schema, or an object holding the declared documents."""
+    """The documented input: a kit schema, or free JSON naming the documents it carries.
+
+    A vector operation takes whatever input a vector gives it and answers or
+    refuses by the protocol's own rules (a manifest with a wrong hash is refused
+    with the protocol's code, not with a schema violation), so its body is
+    documented as free JSON; the typed document routes carry the schemas.
+    """
     if name in INPUTS:
         return INPUTS[name]
-    from apconform.api.openapi import document_model
-
-    schema: dict[str, Any] = {
-        "description": f"The input of {name}, as a vector carries it.",
-    }
     documents = input_documents(name)
-    if not documents:
-        return schema
-    schema["type"] = "object"
-    for pointer, document in sorted(documents.items()):
-        target = schema
-        parts = [p.replace("~1", "/").replace("~0", "~") for p in pointer.split("/")[1:]]
-        for part in parts[:-1]:
-            target.setdefault("type", "object")
-            target = target.setdefault("properties", {}).setdefault(part, {"type": "object"})
-        target.setdefault("properties", {})[parts[-1]] = document_model(document)
-    return schema
+    carried = ", ".join(
+        f"{doc} at {pointer or 'the root'}" for pointer, doc in sorted(documents.items())
+    )
+    text = f"The input of {name}, as a vector carries it"
+    return {"description": text + (f" ({carried})." if carried else ".")}
 
 
 def _endpoint(name: str) -> Any:

@@ -4,8 +4,11 @@ The stock generators disagree about type-level constraints (gen-json-schema
 copies a type's pattern onto its slots, gen-pydantic drops it) and LinkML has
 no words for string length or for "present but null". This module resolves a
 slot's effective constraints from the slot itself and its type chain, plus the
-two project annotations ``max_length``/``min_length`` and ``nullable``, so the
-JSON Schema post-processing and the Pydantic models are built from one answer.
+project annotations ``max_length``/``min_length``, ``nullable``,
+``equals_boolean`` (a boolean fixed to one value, such as ``certified: false``)
+and ``keyed`` (a JSON object whose member names are free and whose member
+values have the slot's range), so the JSON Schema post-processing and the
+Pydantic models are built from one answer.
 """
 
 from __future__ import annotations
@@ -49,8 +52,10 @@ class SlotConstraints:
     required: bool
     multivalued: bool
     nullable: bool
+    keyed: bool = False
     pattern: str | None = None
     equals_string: str | None = None
+    equals_boolean: bool | None = None
     forbidden: tuple[str, ...] = ()
     minimum_value: int | float | None = None
     maximum_value: int | float | None = None
@@ -109,6 +114,7 @@ def resolve(sv: SchemaView, slot: SlotDefinition) -> SlotConstraints:
             required=bool(slot.required),
             multivalued=bool(slot.multivalued),
             nullable=bool(_annotation(slot, "nullable")),
+            keyed=bool(_annotation(slot, "keyed")),
             min_items=min_items,
             max_items=max_items,
         )
@@ -124,6 +130,9 @@ def resolve(sv: SchemaView, slot: SlotDefinition) -> SlotConstraints:
     result = make(scalar_base(sv, range_name))
     result.pattern = slot.pattern
     result.equals_string = slot.equals_string
+    fixed = _annotation(slot, "equals_boolean")
+    if fixed is not None:
+        result.equals_boolean = fixed if isinstance(fixed, bool) else str(fixed).lower() == "true"
     result.forbidden = _forbidden(slot)
     result.minimum_value = slot.minimum_value
     result.maximum_value = slot.maximum_value

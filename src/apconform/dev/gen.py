@@ -405,13 +405,18 @@ def main_gen(args: list[str]) -> int:
             return 1
         print("generated files are up to date")
         return 0
-    changed = write(root, only=only)
+    # The models come first: the other products import the package, which
+    # imports the models, so they are built by a fresh process once the models
+    # on disk are current.
+    first = {"models"} if only is None or "models" in only else set()
+    changed = write(root, only=first) if first else []
     for line in changed:
         print(line)
-    if any(line.endswith(".py") and "src/apconform/models/" in line for line in changed):
-        # Later products (OpenAPI, error codes) import the models; this process
-        # still holds the old ones, so a fresh process regenerates them.
-        print("models changed; regenerating the products that import them")
+    remaining = set(only or known) - first
+    if not remaining:
+        return 0
+    if changed:
+        print("models changed; regenerating the other products in a fresh process")
         again = subprocess.run(
             [
                 sys.executable,
@@ -420,9 +425,11 @@ def main_gen(args: list[str]) -> int:
                 "gen",
                 "--root",
                 str(root),
-                *sorted(only or ()),
+                *sorted(remaining),
             ],
             check=False,
         )
         return again.returncode
+    for line in write(root, only=remaining):
+        print(line)
     return 0

@@ -4,8 +4,9 @@ gen-json-schema already closes objects, keeps patterns and (with
 ``include_null=False``) refuses null for optional fields. It does not know the
 project annotations (string length, nullable) or type-level ``none_of``, and
 its rendering of ``linkml:Any`` leaves out arrays. The post-processing here
-adds exactly those, from the same :mod:`apconform.dev.constraints` answers the
-Pydantic models are built from.
+adds exactly those (and the ``equals_boolean`` and ``keyed`` annotations),
+from the same :mod:`apconform.dev.constraints` answers the Pydantic models
+are built from.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ def _patch_scalar(schema: dict[str, Any], c: SlotConstraints) -> None:
             schema["maxLength"] = c.max_length
     if c.forbidden:
         schema["not"] = {"enum": list(c.forbidden)}
+    if c.equals_boolean is not None:
+        schema["const"] = c.equals_boolean
     if c.kind in ("int", "float"):
         for key, value in (("minimum", c.minimum_value), ("maximum", c.maximum_value)):
             if value is not None:
@@ -58,6 +61,11 @@ def _json_number(value: Any) -> int | float:
 def _patch_property(prop: dict[str, Any], c: SlotConstraints) -> dict[str, Any]:
     target = prop["items"] if c.multivalued and "items" in prop else prop
     _patch_scalar(target, c)
+    if c.keyed:
+        description = prop.pop("description", None)
+        prop = {"type": "object", "additionalProperties": prop}
+        if description is not None:
+            prop["description"] = description
     if not c.nullable:
         return prop
     description = prop.pop("description", None)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from linkml.generators.pydanticgen import PydanticGenerator
-from linkml.generators.pydanticgen.build import SlotResult
+from linkml.generators.pydanticgen.build import ClassResult, SlotResult
 from linkml.generators.pydanticgen.template import PydanticModule
 from linkml_runtime.linkml_model.meta import ClassDefinition, EnumDefinition
 from linkml_runtime.utils.schemaview import SchemaView
@@ -71,6 +71,8 @@ def annotation(c: SlotConstraints, python_name: str) -> str:
     """The full type annotation of a field, constraints included."""
     if c.equals_string is not None:
         core = f"Literal[{c.equals_string!r}]"
+    elif c.equals_boolean is not None:
+        core = "JsonBool"
     elif c.kind in ("class", "enum"):
         core = python_name
     else:
@@ -79,10 +81,19 @@ def annotation(c: SlotConstraints, python_name: str) -> str:
     item_args = _field_args(c, items=True)
     if item_args:
         parts.append(f"Field({', '.join(item_args)})")
+    # Validators are invisible to Pydantic's JSON Schema (and so to OpenAPI):
+    # each one states its rule there too.
     if c.forbidden:
-        parts.append(f"AfterValidator(refuse_values({', '.join(repr(v) for v in c.forbidden)}))")
+        values = ", ".join(repr(v) for v in c.forbidden)
+        parts.append(f'Field(json_schema_extra={{"not": {{"enum": [{values}]}}}})')
+        parts.append(f"AfterValidator(refuse_values({values}))")
+    if c.equals_boolean is not None:
+        parts.append(f'Field(json_schema_extra={{"const": {c.equals_boolean!r}}})')
+        parts.append(f"AfterValidator(only_value({c.equals_boolean!r}))")
     item = core if len(parts) == 1 else f"Annotated[{', '.join(parts)}]"
-    if c.multivalued:
+    if c.keyed:
+        outer = f"dict[JsonStr, {item}]"
+    elif c.multivalued:
         outer = f"list[{item}]"
         list_args = _field_args(c, items=False)
         if list_args:
@@ -118,6 +129,13 @@ class ProjectPydanticGenerator(PydanticGenerator):  # type: ignore[misc]
         self, cls: list[ClassDefinition], sv: SchemaView
     ) -> list[ClassDefinition]:
         return [c for c in cls if self._own(c) and c.class_uri != "linkml:Any"]
+
+    def after_generate_class(self, cls: ClassResult, sv: SchemaView) -> ClassResult:
+        """A class whose schema allows extra slots keeps unknown members instead of refusing."""
+        extra = cls.source.extra_slots
+        if extra is not None and extra.allowed:
+            cls.cls.bases = "OpenBaseModel"
+        return cls
 
     def before_generate_enums(
         self, enums: list[EnumDefinition], sv: SchemaView

@@ -5,7 +5,7 @@ DOCUMENTS maps each document type to (module, class) and its JSON Schema file.
 
 from __future__ import annotations
 
-__all__ = ['DOCUMENTS', 'api', 'common', 'conformance']
+__all__ = ['DOCUMENTS', 'api', 'apx', 'common', 'conformance']
 
 DOCUMENTS: dict[str, tuple[str, str]] = {
     'adapter-answer': ('conformance', 'AdapterAnswer'),
@@ -13,6 +13,13 @@ DOCUMENTS: dict[str, tuple[str, str]] = {
     'adapter-start': ('conformance', 'AdapterStart'),
     'adapter-started': ('conformance', 'AdapterStarted'),
     'adapter-stop': ('conformance', 'AdapterStop'),
+    'apx-comparison': ('apx', 'CampaignComparison'),
+    'apx-evaluation-request': ('apx', 'EvaluationRequest'),
+    'apx-manifest': ('apx', 'Manifest'),
+    'apx-promotion': ('apx', 'Promotion'),
+    'apx-promotion-request': ('apx', 'PromotionRequest'),
+    'apx-result': ('apx', 'Result'),
+    'apx-run': ('apx', 'Run'),
     'badge': ('conformance', 'Badge'),
     'clause-registry': ('conformance', 'ClauseRegistry'),
     'report-case': ('conformance', 'ReportCase'),

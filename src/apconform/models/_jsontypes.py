@@ -16,6 +16,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 __all__ = [
     "NOT_NULL",
     "ConfiguredBaseModel",
+    "OpenBaseModel",
     "JsonBool",
     "JsonFloat",
     "JsonInt",
@@ -23,6 +24,7 @@ __all__ = [
     "JsonTimestamp",
     "calendar_date",
     "integral",
+    "only_value",
     "refuse_null",
     "refuse_values",
 ]
@@ -50,6 +52,17 @@ def refuse_values(*forbidden: str) -> Callable[[str], str]:
     def check(value: str) -> str:
         if value in forbidden:
             raise ValueError(f"{value!r} is a reserved name and cannot be used here")
+        return value
+
+    return check
+
+
+def only_value(expected: bool) -> Callable[[bool], bool]:
+    """A boolean fixed by the schema to one value (for example certified: false)."""
+
+    def check(value: bool) -> bool:
+        if value is not expected:
+            raise ValueError(f"this field is always {str(expected).lower()}")
         return value
 
     return check
@@ -107,3 +120,9 @@ class ConfiguredBaseModel(BaseModel):
         strict=False,
         regex_engine="rust-regex",
     )
+
+
+class OpenBaseModel(ConfiguredBaseModel):
+    """For classes whose schema allows extra slots: unknown members are kept, not refused."""
+
+    model_config = ConfigDict(extra="allow")

@@ -14,11 +14,13 @@ from pydantic import AfterValidator, BeforeValidator, Field
 from ._jsontypes import (
     NOT_NULL,
     ConfiguredBaseModel,
+    OpenBaseModel,
     JsonBool,
     JsonFloat,
     JsonInt,
     JsonStr,
     JsonTimestamp,
+    only_value,
     refuse_null,
     refuse_values,
 )

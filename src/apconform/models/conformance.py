@@ -14,11 +14,13 @@ from pydantic import AfterValidator, BeforeValidator, Field
 from ._jsontypes import (
     NOT_NULL,
     ConfiguredBaseModel,
+    OpenBaseModel,
     JsonBool,
     JsonFloat,
     JsonInt,
     JsonStr,
     JsonTimestamp,
+    only_value,
     refuse_null,
     refuse_values,
 )
@@ -267,13 +269,13 @@ class Implementation(ConfiguredBaseModel):
     """
     Who the implementation under test is, as it says itself in its answer to start: enough for a reader of a report to find it and its source.
     """
-    name: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256), AfterValidator(refuse_values('__proto__', 'constructor', 'prototype'))] = Field(default=..., description="""The implementation's name, for example \"apconform-reference\".""")
-    version: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256), AfterValidator(refuse_values('__proto__', 'constructor', 'prototype'))] = Field(default=..., description="""The implementation's own version.""")
-    language: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256), AfterValidator(refuse_values('__proto__', 'constructor', 'prototype'))] = Field(default=..., description="""The programming language it is written in, for example \"python\" or \"rust\".""")
+    name: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256), Field(json_schema_extra={"not": {"enum": ['__proto__', 'constructor', 'prototype']}}), AfterValidator(refuse_values('__proto__', 'constructor', 'prototype'))] = Field(default=..., description="""The implementation's name, for example \"apconform-reference\".""")
+    version: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256), Field(json_schema_extra={"not": {"enum": ['__proto__', 'constructor', 'prototype']}}), AfterValidator(refuse_values('__proto__', 'constructor', 'prototype'))] = Field(default=..., description="""The implementation's own version.""")
+    language: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256), Field(json_schema_extra={"not": {"enum": ['__proto__', 'constructor', 'prototype']}}), AfterValidator(refuse_values('__proto__', 'constructor', 'prototype'))] = Field(default=..., description="""The programming language it is written in, for example \"python\" or \"rust\".""")
     homepage: Annotated[JsonStr, Field(pattern='^https?://[!-~]+$', max_length=2048)] = Field(default=..., description="""Where to read about it.""")
     issues: Annotated[Optional[Annotated[JsonStr, Field(pattern='^https?://[!-~]+$', max_length=2048)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Where to report a problem with it.""")
     source: Annotated[Optional[Annotated[JsonStr, Field(pattern='^https?://[!-~]+$', max_length=2048)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Where its source code lives.""")
-    revision: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256), AfterValidator(refuse_values('__proto__', 'constructor', 'prototype'))]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The source revision (for example a commit id) that was run.""")
+    revision: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256), Field(json_schema_extra={"not": {"enum": ['__proto__', 'constructor', 'prototype']}}), AfterValidator(refuse_values('__proto__', 'constructor', 'prototype'))]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The source revision (for example a commit id) that was run.""")
     protocols: Annotated[list[Protocol], Field(min_length=1)] = Field(default=..., description="""The protocols the implementation claims to implement. The harness runs only vectors of claimed protocols, and a claimed protocol must have every MUST clause exercised by at least one executed vector.""")
     operations: Annotated[list[Annotated[JsonStr, Field(pattern='^(apx|ap1|kit)\\.[a-z][a-z0-9_]*$')]], Field(min_length=1)] = Field(default=..., description="""The operations it supports; a vector whose operation is not listed is reported as skipped without being sent.""")
 
@@ -352,7 +354,7 @@ class KitInfo(ConfiguredBaseModel):
     The conformance kit that produced a report.
     """
     name: Literal['apconform'] = Field(default=..., description="""Always \"apconform\".""")
-    version: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256), AfterValidator(refuse_values('__proto__', 'constructor', 'prototype'))] = Field(default=..., description="""The kit's version.""")
+    version: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256), Field(json_schema_extra={"not": {"enum": ['__proto__', 'constructor', 'prototype']}}), AfterValidator(refuse_values('__proto__', 'constructor', 'prototype'))] = Field(default=..., description="""The kit's version.""")
 
 
 class ReportSelection(ConfiguredBaseModel):

@@ -1,0 +1,48 @@
+"""The APx 0.1 kernel: freeze, validate, evaluate and compare agent campaigns.
+
+A faithful, independent implementation of the APx 0.1 contract (the
+reference kernel ruvnet/APx): for every input that kernel accepts, these
+functions return the same documents, and every input it refuses is refused
+here too, with the same first message. Beyond the contract, every violation
+is reported with a stable code and a ``$``-path, results carry the
+measurements the specification asks for, and results and promotions can be
+signed. Only the names below are public.
+"""
+
+from apconform.apx.errors import ApxRefused
+from apconform.apx.hashing import digest, freeze, rebind
+from apconform.apx.kernel import (
+    ManifestCheck,
+    RunCheck,
+    compare,
+    compare_document,
+    evaluate,
+    evaluate_document,
+    validate_manifest,
+    validate_run,
+)
+from apconform.apx.manifest import ClassCalibration
+from apconform.apx.metrics import exponent_to_power, power_metrics
+from apconform.apx.signing import sign, verify
+from apconform.apx.text import KERNEL_VERSION
+
+__all__ = [
+    "KERNEL_VERSION",
+    "ApxRefused",
+    "ClassCalibration",
+    "ManifestCheck",
+    "RunCheck",
+    "compare",
+    "compare_document",
+    "digest",
+    "evaluate",
+    "evaluate_document",
+    "exponent_to_power",
+    "freeze",
+    "power_metrics",
+    "rebind",
+    "sign",
+    "validate_manifest",
+    "validate_run",
+    "verify",
+]
