@@ -61,7 +61,11 @@ class SlotConstraints:
 
 def _annotation(element: Any, tag: str) -> Any:
     annotations = getattr(element, "annotations", None) or {}
-    entry = annotations.get(tag)
+    # Induced slots carry their annotations as a JsonObj, not a dict.
+    if isinstance(annotations, dict):
+        entry = annotations.get(tag)
+    else:
+        entry = getattr(annotations, tag, None)
     if entry is None:
         return None
     return getattr(entry, "value", entry)

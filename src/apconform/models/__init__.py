@@ -5,9 +5,15 @@ DOCUMENTS maps each document type to (module, class) and its JSON Schema file.
 
 from __future__ import annotations
 
-__all__ = ['DOCUMENTS', 'common', 'conformance']
+__all__ = ['DOCUMENTS', 'ap1', 'common', 'conformance']
 
 DOCUMENTS: dict[str, tuple[str, str]] = {
+    'ap1-config': ('ap1', 'Ap1RunConfig'),
+    'ap1-derivations': ('ap1', 'Ap1DerivationSet'),
+    'ap1-fixture': ('ap1', 'Ap1Fixture'),
+    'ap1-questions': ('ap1', 'Ap1QuestionSet'),
+    'ap1-seal': ('ap1', 'Ap1Seal'),
+    'ap1-transcript-record': ('ap1', 'Ap1TranscriptRecord'),
     'clause-registry': ('conformance', 'ClauseRegistry'),
     'vector': ('conformance', 'Vector'),
 }
