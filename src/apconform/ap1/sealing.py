@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,7 @@ from apconform.ap1.numbers import ARITHMETIC_PRECISION, ARITHMETIC_ROUNDING
 from apconform.ap1.plan import RunInputs, plan_cells, plan_digest
 from apconform.ap1.rundir import INPUT_FILES, SEAL_FILE, refuse_existing_run
 from apconform.ap1.source import SOURCE_HASH_METHOD, instrument_source_hash
+from apconform.ap1.timing import utc_now
 from apconform.core.canonical import TEXT_HASH_METHOD, sha256_hex, sha256_text
 from apconform.core.signing import Ed25519Key, sign_document
 
@@ -39,7 +39,7 @@ COMPOSITE_EXCLUDES = ("sealedAt", "sealHash", "signature")
 
 def now_timestamp() -> str:
     """UTC now as RFC 3339 with microseconds and a Z."""
-    return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+    return utc_now()
 
 
 def composite_hash(record: dict[str, Any]) -> str:
