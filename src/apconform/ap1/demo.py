@@ -29,7 +29,7 @@ def demo_step(ctx: DemoContext) -> int:
             f"conditions x {record['plan']['repeats']} repeats + VOID)"
         )
         ctx.say(f"  built-in endpoint {mock.url}, model mock-mixed (seeded personas, no API key)")
-        result = run_sealed(run_dir, RunOptions(concurrency=4, progress=io.StringIO(), tty=False))
+        result = run_sealed(run_dir, RunOptions(concurrency=8, progress=io.StringIO(), tty=False))
         served = dict(sorted(mock.served.items()))
     counts = ", ".join(f"{k} {v}" for k, v in sorted(result.statuses.items()))
     ctx.say(f"  ran {result.executed_now} cells: {counts}")

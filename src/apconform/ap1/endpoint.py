@@ -77,7 +77,6 @@ class Endpoint:
         if session is None:
             session = requests.Session()
             session.trust_env = False  # no proxy, netrc or CA settings from the environment
-            session.max_redirects = 0
             self._local.session = session
         return session
 
