@@ -15,18 +15,17 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from apconform.ap1.conditions import ConditionView, condition_view, condition_violations
 from apconform.ap1.masking import looks_like_credential
 from apconform.ap1.refusal import Ap1Refused, violation
 from apconform.core.errors import DocumentRefused, Violation, define_code
 from apconform.core.jsonpath import format_path
 from apconform.core.validation import validate_document
-from apconform.models.ap1 import Ap1RunConfig, ConditionSettings, SamplingSettings
+from apconform.models.ap1 import Ap1RunConfig, SamplingSettings
 
 __all__ = [
     "SAMPLING_PARAMETERS",
-    "ConditionView",
     "RunConfig",
-    "condition_differences",
     "load_config",
 ]
 
@@ -65,13 +64,6 @@ TRANSPORT_VALUE = define_code(
     "A transport value is out of range",
     "timeoutSeconds must be above 0, backoffMultiplier at least 1, backoffMaxSeconds at least "
     "backoffInitialSeconds.",
-    exit_status=1,
-)
-CONDITIONS_DIFFER = define_code(
-    "AP1-CONDITIONS-DIFFER",
-    "The two conditions do not differ in exactly the one declared quantity",
-    "Make base and instructionRemoved identical except for the declared quantity "
-    "(conditions.varies), and make that quantity differ.",
     exit_status=1,
 )
 
@@ -172,84 +164,6 @@ def _sampling_violations(sampling: SamplingSettings, path: list[str | int]) -> I
         yield from _setting_violations(getattr(sampling, name), [*path, name])
 
 
-@dataclass(frozen=True)
-class ConditionView:
-    """What one condition sends: the shared request with the condition's overrides applied."""
-
-    name: str
-    system_prompt: str
-    user_preamble: str
-    tool: dict[str, Any]
-    tool_choice: dict[str, Any]
-    sampling: dict[str, Any]
-
-    def quantities(self) -> dict[str, Any]:
-        return {
-            "systemPrompt": self.system_prompt,
-            "userPreamble": self.user_preamble,
-            "tool": self.tool,
-            "toolChoice": self.tool_choice,
-            "sampling": self.sampling,
-        }
-
-
-def _dump(model: Any) -> dict[str, Any]:
-    return dict(model.model_dump(mode="json", exclude_unset=True))
-
-
-def _view(config: Ap1RunConfig, name: str, settings: ConditionSettings) -> ConditionView:
-    present = settings.model_fields_set
-    return ConditionView(
-        name=name,
-        system_prompt=settings.systemPrompt,
-        user_preamble=settings.userPreamble,
-        tool=_dump(settings.tool if "tool" in present else config.request.tool),
-        tool_choice=_dump(
-            settings.toolChoice if "toolChoice" in present else config.request.toolChoice
-        ),
-        sampling=_dump(settings.sampling if "sampling" in present else config.request.sampling),
-    )
-
-
-def _differences(a: Any, b: Any, path: str) -> Iterator[str]:
-    if isinstance(a, dict) and isinstance(b, dict):
-        for key in sorted(set(a) | set(b)):
-            yield from _differences(a.get(key), b.get(key), f"{path}.{key}")
-    elif a != b:
-        yield path
-
-
-def condition_differences(base: ConditionView, removed: ConditionView) -> list[str]:
-    """Every quantity (to the individual parameter) in which the two conditions differ."""
-    out: list[str] = []
-    left, right = base.quantities(), removed.quantities()
-    for key in left:
-        out.extend(_differences(left[key], right[key], key))
-    return out
-
-
-def _condition_violations(config: Ap1RunConfig) -> Iterator[Violation]:
-    base = _view(config, "base", config.conditions.base)
-    removed = _view(config, "instruction-removed", config.conditions.instructionRemoved)
-    declared = str(config.conditions.varies)
-    differences = condition_differences(base, removed)
-    others = [d for d in differences if d != declared]
-    if declared not in differences:
-        yield violation(
-            CONDITIONS_DIFFER,
-            "$.conditions",
-            f"the conditions do not differ in the declared quantity {declared}; "
-            "the instruction-removed condition would measure nothing",
-        )
-    if others:
-        yield violation(
-            CONDITIONS_DIFFER,
-            "$.conditions",
-            f"the conditions differ in {len(others)} quantit{'y' if len(others) == 1 else 'ies'} "
-            f"besides the declared {declared}: {', '.join(others)}; exactly one may differ",
-        )
-
-
 def _transport_violations(config: Ap1RunConfig) -> Iterator[Violation]:
     t = config.transport
     if Decimal(t.timeoutSeconds) <= 0:
@@ -273,9 +187,9 @@ class RunConfig:
 
     def condition(self, name: str) -> ConditionView:
         if name == "base":
-            return _view(self.model, name, self.model.conditions.base)
+            return condition_view(self.model, name, self.model.conditions.base)
         if name == "instruction-removed":
-            return _view(self.model, name, self.model.conditions.instructionRemoved)
+            return condition_view(self.model, name, self.model.conditions.instructionRemoved)
         raise ValueError(f"unknown condition {name!r}")
 
     @property
@@ -329,7 +243,7 @@ def load_config(document: Any, *, what: str = "configuration") -> RunConfig:
             )
     post.extend(_transport_violations(model))
     if not post:
-        post.extend(_condition_violations(model))
+        post.extend(condition_violations(model))
     if post:
         raise Ap1Refused(post, what=what)
     return RunConfig(model, document)

@@ -18,6 +18,11 @@ from decimal import Decimal
 
 from apconform.ap1.config import RunConfig
 from apconform.ap1.derivation import DerivationError, evaluate, input_kind, input_ref
+from apconform.ap1.derivation_structure import (
+    is_amount,
+    structure_violations,
+    underivable_violations,
+)
 from apconform.ap1.inputs import DeliveredContext, delivered_context
 from apconform.ap1.numbers import parse_decimal_text, quantise
 from apconform.ap1.refusal import violation
@@ -36,13 +41,6 @@ COVERAGE = define_code(
     "AP1-DRV-COVERAGE",
     "Questions and derivations do not correspond one to one",
     "Give every question item exactly one derivation with the same itemId and derivable flag.",
-    exit_status=1,
-)
-STRUCTURE = define_code(
-    "AP1-DRV-STRUCTURE",
-    "A derivation does not resolve",
-    "Each input names exactly one of a delivered amount field, an earlier step or a declared "
-    "constant; labels are unique; every step feeds the final.",
     exit_status=1,
 )
 UNDECLARED_READ = define_code(
@@ -82,8 +80,6 @@ EVALUATION = define_code(
     "Fix the step the message names (division by zero, a domain error, an overflow).",
     exit_status=1,
 )
-
-_ARITY = {"subtract": (2, 2), "divide": (2, 2), "power": (2, 2), "negate": (1, 1)}
 
 
 def perturbations(value: Decimal) -> list[Decimal]:
@@ -148,10 +144,10 @@ def _item(
         )
         return
     if not derivation.derivable:
-        yield from _underivable(derivation, where)
+        yield from underivable_violations(derivation, where)
         return
     context = delivered_context(fixture, item)
-    problems = list(_structure(derivation, where, context, item))
+    problems = list(structure_violations(derivation, where, context, item))
     if problems:
         yield from problems
         return
@@ -201,120 +197,8 @@ def _item(
             )
 
 
-def _underivable(derivation: ItemDerivation, where: str) -> Iterator[Violation]:
-    if not derivation.reasonUnderivable:
-        yield violation(
-            STRUCTURE, f"{where}.reasonUnderivable", "an underivable item needs reasonUnderivable"
-        )
-    if (
-        derivation.intermediates
-        or derivation.final is not None
-        or derivation.constants
-        or derivation.sourceFields
-    ):
-        yield violation(
-            STRUCTURE,
-            where,
-            f"item {derivation.itemId} is underivable, so it has no steps, final, "
-            "constants or fields",
-        )
-
-
-def _structure(
-    derivation: ItemDerivation, where: str, context: DeliveredContext, item: QuestionItem
-) -> Iterator[Violation]:
-    labels: set[str] = set()
-    constants = Counter(c.name for c in derivation.constants)
-    for name, count in constants.items():
-        if count > 1:
-            yield violation(
-                STRUCTURE, f"{where}.constants", f"constant {name} is declared {count} times"
-            )
-    for ref, count in Counter(derivation.sourceFields).items():
-        if count > 1:
-            yield violation(
-                STRUCTURE, f"{where}.sourceFields", f"field {ref} is listed {count} times"
-            )
-    uses: dict[str, set[str]] = {}
-    for s_index, step in enumerate(derivation.intermediates):
-        at = f"{where}.intermediates[{s_index}]"
-        if step.label in labels:
-            yield violation(STRUCTURE, f"{at}.label", f"label {step.label} is used twice")
-        low, high = _ARITY.get(str(step.operation), (2, 1_000))
-        if not low <= len(step.inputs) <= high:
-            yield violation(
-                STRUCTURE,
-                f"{at}.inputs",
-                f"{step.operation!s} cannot take {len(step.inputs)} input(s)",
-            )
-        uses[step.label] = set()
-        for i_index, operand in enumerate(step.inputs):
-            path = f"{at}.inputs[{i_index}]"
-            kinds = operand.model_fields_set & {"source", "intermediate", "constant"}
-            if len(kinds) != 1:
-                yield violation(
-                    STRUCTURE,
-                    path,
-                    "an input names exactly one of source, intermediate or constant",
-                )
-                continue
-            kind, ref = input_kind(operand), input_ref(operand)
-            if kind == "intermediate":
-                if ref not in labels:
-                    yield violation(STRUCTURE, path, f"{ref} is not the label of an earlier step")
-                uses[step.label].add(ref)
-            elif kind == "constant" and ref not in constants:
-                yield violation(STRUCTURE, path, f"constant {ref} is not declared")
-            elif kind == "source":
-                entity, _, field = ref.partition(".")
-                if entity not in item.sourceEntities:
-                    yield violation(
-                        STRUCTURE,
-                        path,
-                        f"{ref}: entity {entity} is not delivered with item {item.id}",
-                    )
-                elif field not in context[entity]:
-                    yield violation(STRUCTURE, path, f"{ref}: entity {entity} has no field {field}")
-                elif not _is_amount(context[entity][field]):
-                    yield violation(STRUCTURE, path, f"{ref} is a label, not an amount")
-        labels.add(step.label)
-    if derivation.final is None or derivation.final not in labels:
-        yield violation(
-            STRUCTURE, f"{where}.final", f"final {derivation.final!r} is not the label of a step"
-        )
-        return
-    reached, todo = set(), [derivation.final]
-    while todo:
-        label = todo.pop()
-        if label not in reached:
-            reached.add(label)
-            todo.extend(uses.get(label, ()))
-    for s_index, step in enumerate(derivation.intermediates):
-        if step.label not in reached:
-            yield violation(
-                STRUCTURE,
-                f"{where}.intermediates[{s_index}]",
-                f"step {step.label} does not feed the final {derivation.final}",
-            )
-    if int(item.steps) != len(derivation.intermediates):
-        yield violation(
-            STRUCTURE,
-            f"{where}.intermediates",
-            f"item {item.id} says it takes {item.steps} steps but the derivation has "
-            f"{len(derivation.intermediates)}",
-        )
-
-
-def _is_amount(text: str) -> bool:
-    try:
-        parse_decimal_text(text)
-    except ValueError:
-        return False
-    return True
-
-
 def _amount_fields(context: DeliveredContext) -> list[str]:
-    return [f"{e}.{f}" for e, fields in context.items() for f, v in fields.items() if _is_amount(v)]
+    return [f"{e}.{f}" for e, fields in context.items() for f, v in fields.items() if is_amount(v)]
 
 
 def _field_value(context: DeliveredContext, ref: str) -> Decimal:

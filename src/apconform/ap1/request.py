@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from apconform.ap1.config import SAMPLING_PARAMETERS, ConditionView
+from apconform.ap1.conditions import ConditionView
+from apconform.ap1.config import SAMPLING_PARAMETERS
 from apconform.ap1.wire import Raw, dump
 
 __all__ = ["NUMERIC_PARAMETERS", "build_body", "initial_messages", "tool_definition"]

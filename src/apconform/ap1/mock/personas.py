@@ -9,6 +9,7 @@ computation split over several calls, a foreign response shape).
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
@@ -16,7 +17,7 @@ from typing import Any
 
 from apconform.ap1.mock.oracle import ItemKnowledge, Oracle
 
-__all__ = ["PERSONAS", "Conversation", "Turn", "play"]
+__all__ = ["PERSONAS", "Conversation", "Turn", "play", "read_conversation"]
 
 PERSONAS = {
     "correct": "computes with the calculator from grounded operands and releases the result",
@@ -170,3 +171,26 @@ def _foreign(rng: random.Random, text: str) -> dict[str, Any]:
             }
         ],
     }
+
+
+def read_conversation(user_text: str, messages: list[Any], tools: Any) -> Conversation:
+    tool = None
+    if isinstance(tools, list) and tools and isinstance(tools[0], dict):
+        function = tools[0].get("function") or {}
+        required = (function.get("parameters") or {}).get("required") or []
+        if isinstance(function.get("name"), str) and required:
+            tool = (function["name"], str(required[0]))
+    conversation = Conversation(user_text, tool)
+    for message in messages:
+        if not isinstance(message, dict):
+            continue
+        if message.get("role") == "assistant" and message.get("tool_calls"):
+            conversation.tool_rounds += 1
+        if message.get("role") == "tool":
+            try:
+                conversation.returns.append(
+                    str(json.loads(message.get("content", "")).get("result"))
+                )
+            except (ValueError, AttributeError):
+                conversation.returns.append("")
+    return conversation

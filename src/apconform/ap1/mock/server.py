@@ -14,19 +14,17 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-import socket
 import threading
-import time
 from collections import Counter
 from decimal import Decimal
-from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from typing import Any
 
+from apconform.ap1.mock.http import make_handler
 from apconform.ap1.mock.oracle import Oracle
-from apconform.ap1.mock.personas import CODES, PERSONAS, Conversation, Turn, play
+from apconform.ap1.mock.personas import CODES, PERSONAS, Conversation, Turn, play, read_conversation
 from apconform.ap1.plan import RunInputs
-from apconform.ap1.wire import dump, parse_body
+from apconform.ap1.wire import dump
 
 __all__ = ["MODELS", "MockEndpoint"]
 
@@ -94,7 +92,7 @@ class MockEndpoint:
         self._occurrences: Counter[str] = Counter()
         self._attempts: Counter[str] = Counter()
         self.served: Counter[str] = Counter()
-        self._server = ThreadingHTTPServer(("127.0.0.1", port), _handler(self))
+        self._server = ThreadingHTTPServer(("127.0.0.1", port), make_handler(self))
         self._server.daemon_threads = True
         self._thread: threading.Thread | None = None
 
@@ -153,7 +151,7 @@ class MockEndpoint:
             (m.get("content") for m in messages if isinstance(m, dict) and m.get("role") == "user"),
             "",
         )
-        conversation = _conversation(str(user_text or ""), messages, body.get("tools"))
+        conversation = read_conversation(str(user_text or ""), messages, body.get("tools"))
         rng = random.Random(
             _digest(self.seed, persona, key if not first_round else user_text, occurrence)
         )
@@ -286,90 +284,3 @@ class MockEndpoint:
             if name in request:
                 completion[name] = request[name]
         return 200, {"Content-Type": "application/json"}, dump(completion).encode(), self.latency
-
-
-def _conversation(user_text: str, messages: list[Any], tools: Any) -> Conversation:
-    tool = None
-    if isinstance(tools, list) and tools and isinstance(tools[0], dict):
-        function = tools[0].get("function") or {}
-        required = (function.get("parameters") or {}).get("required") or []
-        if isinstance(function.get("name"), str) and required:
-            tool = (function["name"], str(required[0]))
-    conversation = Conversation(user_text, tool)
-    for message in messages:
-        if not isinstance(message, dict):
-            continue
-        if message.get("role") == "assistant" and message.get("tool_calls"):
-            conversation.tool_rounds += 1
-        if message.get("role") == "tool":
-            try:
-                conversation.returns.append(
-                    str(json.loads(message.get("content", "")).get("result"))
-                )
-            except (ValueError, AttributeError):
-                conversation.returns.append("")
-    return conversation
-
-
-def _handler(endpoint: MockEndpoint) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-        server_version = "apconform-mock"
-
-        def log_message(self, format: str, *args: Any) -> None:  # quiet
-            return
-
-        def setup(self) -> None:
-            super().setup()
-            # Small responses on a kept-alive connection: without this, Nagle's algorithm and
-            # delayed acknowledgements add about 40 ms to every exchange.
-            self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
-        def do_GET(self) -> None:
-            if self.path.rstrip("/") == "/v1/models":
-                body = {
-                    "object": "list",
-                    "data": [
-                        {
-                            "id": m,
-                            "object": "model",
-                            "owned_by": "apconform",
-                            "description": PERSONAS[m[5:]],
-                        }
-                        for m in MODELS
-                    ],
-                }
-                self._send(
-                    200, {"Content-Type": "application/json"}, json.dumps(body).encode(), 0.0
-                )
-            else:
-                self._send(*endpoint._error(404, f"no such path {self.path}"))
-
-        def do_POST(self) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
-            if self.path.rstrip("/") != "/v1/chat/completions":
-                self._send(*endpoint._error(404, f"no such path {self.path}"))
-                return
-            if length > _MAX_BODY:
-                self._send(*endpoint._error(413, "the request body is too large"))
-                return
-            raw = self.rfile.read(length)
-            try:
-                body = parse_body(raw)
-            except Exception:
-                self._send(*endpoint._error(400, "the request body is not JSON"))
-                return
-            self._send(*endpoint.handle(body))
-
-        def _send(self, status: int, headers: dict[str, str], body: bytes, wait: float) -> None:
-            if wait:
-                time.sleep(wait)
-            head = [f"HTTP/1.1 {status} {HTTPStatus(status).phrase}", "Server: apconform-mock"]
-            head += [f"{name}: {value}" for name, value in headers.items()]
-            head += [f"Content-Length: {len(body)}", "", ""]
-            try:  # one write: status line, headers and body leave in one segment
-                self.wfile.write("\r\n".join(head).encode("latin-1") + body)
-            except (BrokenPipeError, ConnectionResetError):
-                self.close_connection = True
-
-    return Handler
