@@ -24,7 +24,7 @@ from apconform.ap1.derivation_structure import (
     underivable_violations,
 )
 from apconform.ap1.inputs import DeliveredContext, delivered_context
-from apconform.ap1.numbers import parse_decimal_text, quantise
+from apconform.ap1.numbers import arithmetic_context, parse_decimal_text, quantise
 from apconform.ap1.refusal import violation
 from apconform.core.errors import Violation, define_code
 from apconform.models.ap1 import (
@@ -84,9 +84,10 @@ EVALUATION = define_code(
 
 def perturbations(value: Decimal) -> list[Decimal]:
     """The perturbed values a field is tried with: +1 always, times 2 when non-zero."""
-    out = [value + 1]
+    context = arithmetic_context()
+    out = [context.add(value, 1)]
     if not value.is_zero():
-        out.append(value * 2)
+        out.append(context.multiply(value, 2))
     return out
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
+from apconform.ap1.numbers import arithmetic_context
 from apconform.models.ap1 import TransportPolicy
 
 __all__ = ["RETRYABLE", "RetryPolicy", "backoff_wait", "retry_after_seconds", "simulate"]
@@ -38,7 +39,8 @@ class RetryPolicy:
 def backoff_wait(policy: RetryPolicy, attempt: int, retry_after: Decimal | None = None) -> Decimal:
     """The wait after failed attempt ``attempt`` (1-based): initial x multiplier^(attempt-1),
     raised to Retry-After when given, capped at the declared maximum."""
-    wait = policy.initial * policy.multiplier ** (attempt - 1)
+    context = arithmetic_context()
+    wait = context.multiply(policy.initial, context.power(policy.multiplier, attempt - 1))
     if retry_after is not None and retry_after > wait:
         wait = retry_after
     return min(wait, policy.cap)

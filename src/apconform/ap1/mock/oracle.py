@@ -13,7 +13,7 @@ from decimal import Decimal
 
 from apconform.ap1.derivation import evaluate, input_kind, input_ref
 from apconform.ap1.inputs import DeliveredContext, delivered_context
-from apconform.ap1.numbers import format_decimal, quantise
+from apconform.ap1.numbers import arithmetic_context, format_decimal, quantise
 from apconform.ap1.plan import RunInputs
 from apconform.models.ap1 import DerivationStep, ItemDerivation, QuestionItem
 
@@ -116,7 +116,9 @@ class Oracle:
 
     def release(self, value: Decimal, *, delta: Decimal = Decimal(0)) -> str:
         """A figure as a careful writer would release it: quantised once, digits grouped."""
-        text = format_decimal(quantise(value, self.places, self.rounding) + delta)
+        text = format_decimal(
+            arithmetic_context().add(quantise(value, self.places, self.rounding), delta)
+        )
         if self.grouping is None:
             return text.replace(".", self.decimal)
         sign = "-" if text.startswith("-") else ""
