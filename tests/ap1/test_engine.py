@@ -168,3 +168,24 @@ def test_rate_limit_and_concurrency_are_recorded(tmp_path: Path) -> None:
         )
     started = json.loads((run_dir / "transcript.jsonl").read_text().splitlines()[0])["runStarted"]
     assert (started["concurrency"], started["rateLimitPerSecond"]) == ("2", "400")
+
+
+def test_progress_draws_a_bar_on_a_terminal_and_lines_elsewhere() -> None:
+    from apconform.ap1.progress import Progress
+
+    terminal = io.StringIO()
+    bar = Progress(4, 1, terminal, tty=True)
+    for status in ("EXECUTED", "EXECUTED", "UNMEASURED"):
+        bar.update(status)
+    bar.close()
+    drawn = terminal.getvalue()
+    assert drawn.startswith("\r[#######")
+    assert "4/4 " in drawn and "ETA 0:00" in drawn and "executed 2 unmeasured 1" in drawn
+    assert drawn.endswith("\n")
+    plain = io.StringIO()
+    lines = Progress(20, 0, plain, tty=False)
+    for _ in range(20):
+        lines.update("EXECUTED")
+    text = plain.getvalue().splitlines()
+    assert len(text) == 11 and all(line.startswith("progress: ") for line in text)
+    assert text[-1].startswith("progress: 20/20 ")

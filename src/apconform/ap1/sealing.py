@@ -123,7 +123,7 @@ def build_seal(inputs: RunInputs, *, sealed_at: str | None = None) -> dict[str, 
 def _write_new(path: Path, text: str) -> None:
     """Create a file that must not exist yet, and make it durable."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o644)
     try:
         os.write(fd, text.encode("utf-8"))
         os.fsync(fd)

@@ -21,6 +21,7 @@ from apconform.core.canonical import canonical_text, sha256_hex
 __all__ = ["GENESIS", "SCHEMA_VERSION", "TranscriptWriter", "record_hash", "split_lines"]
 
 GENESIS = "0" * 64
+_BINARY = getattr(os, "O_BINARY", 0)  # no newline translation on Windows
 SCHEMA_VERSION = "apconform-ap1-transcript/1"
 _MEMBER = {
     "run-started": "runStarted",
@@ -45,7 +46,7 @@ class TranscriptWriter:
         self.next_seq = next_seq
         self.prev = prev
         self._lock = threading.Lock()
-        self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | _BINARY, 0o644)
 
     def append(self, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
         """Write one record of ``kind`` carrying ``payload``; return the record as written."""
