@@ -5,7 +5,7 @@ DOCUMENTS maps each document type to (module, class) and its JSON Schema file.
 
 from __future__ import annotations
 
-__all__ = ['DOCUMENTS', 'api', 'apx', 'common', 'conformance']
+__all__ = ['DOCUMENTS', 'ap1', 'api', 'apx', 'common', 'conformance']
 
 DOCUMENTS: dict[str, tuple[str, str]] = {
     'adapter-answer': ('conformance', 'AdapterAnswer'),
@@ -13,6 +13,12 @@ DOCUMENTS: dict[str, tuple[str, str]] = {
     'adapter-start': ('conformance', 'AdapterStart'),
     'adapter-started': ('conformance', 'AdapterStarted'),
     'adapter-stop': ('conformance', 'AdapterStop'),
+    'ap1-config': ('ap1', 'Ap1RunConfig'),
+    'ap1-derivations': ('ap1', 'Ap1DerivationSet'),
+    'ap1-fixture': ('ap1', 'Ap1Fixture'),
+    'ap1-questions': ('ap1', 'Ap1QuestionSet'),
+    'ap1-seal': ('ap1', 'Ap1Seal'),
+    'ap1-transcript-record': ('ap1', 'Ap1TranscriptRecord'),
     'apx-comparison': ('apx', 'CampaignComparison'),
     'apx-evaluation-request': ('apx', 'EvaluationRequest'),
     'apx-manifest': ('apx', 'Manifest'),

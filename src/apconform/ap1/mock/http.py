@@ -1,0 +1,84 @@
+"""The HTTP side of the built-in endpoint: paths, bodies, and one write per response."""
+
+from __future__ import annotations
+
+import json
+import socket
+import time
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler
+from typing import TYPE_CHECKING, Any
+
+from apconform.ap1.mock.personas import PERSONAS
+from apconform.ap1.wire import parse_body
+
+if TYPE_CHECKING:
+    from apconform.ap1.mock.server import MockEndpoint
+
+__all__ = ["make_handler"]
+
+_MAX_BODY = 8 * 1024 * 1024
+
+
+def make_handler(endpoint: MockEndpoint) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        server_version = "apconform-mock"
+
+        def log_message(self, format: str, *args: Any) -> None:  # quiet
+            return
+
+        def setup(self) -> None:
+            super().setup()
+            # Small responses on a kept-alive connection: without this, Nagle's algorithm and
+            # delayed acknowledgements add about 40 ms to every exchange.
+            self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+        def do_GET(self) -> None:
+            if self.path.rstrip("/") == "/v1/models":
+                body = {
+                    "object": "list",
+                    "data": [
+                        {
+                            "id": m,
+                            "object": "model",
+                            "owned_by": "apconform",
+                            "description": PERSONAS[m[5:]],
+                        }
+                        for m in (f"mock-{name}" for name in PERSONAS)
+                    ],
+                }
+                self._send(
+                    200, {"Content-Type": "application/json"}, json.dumps(body).encode(), 0.0
+                )
+            else:
+                self._send(*endpoint._error(404, f"no such path {self.path}"))
+
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            if self.path.rstrip("/") != "/v1/chat/completions":
+                self._send(*endpoint._error(404, f"no such path {self.path}"))
+                return
+            if length > _MAX_BODY:
+                self._send(*endpoint._error(413, "the request body is too large"))
+                return
+            raw = self.rfile.read(length)
+            try:
+                body = parse_body(raw)
+            except Exception:
+                self._send(*endpoint._error(400, "the request body is not JSON"))
+                return
+            self._send(*endpoint.handle(body))
+
+        def _send(self, status: int, headers: dict[str, str], body: bytes, wait: float) -> None:
+            if wait:
+                time.sleep(wait)
+            head = [f"HTTP/1.1 {status} {HTTPStatus(status).phrase}", "Server: apconform-mock"]
+            head += [f"{name}: {value}" for name, value in headers.items()]
+            head += [f"Content-Length: {len(body)}", "", ""]
+            try:  # one write: status line, headers and body leave in one segment
+                self.wfile.write("\r\n".join(head).encode("latin-1") + body)
+            except (BrokenPipeError, ConnectionResetError):
+                self.close_connection = True
+
+    return Handler

@@ -1,0 +1,126 @@
+"""Benchmark: 1,000 executions of the worked example against the built-in endpoint.
+
+Each response waits 100 ms (injected latency); each execution takes two rounds
+(a tool call, then the answer); 16 executions run at once. The floor is
+2 x 0.1 s x 1,000 / 16 = 12.5 s; the target is at most 15 s of wall time.
+The endpoint runs in its own process, as a remote endpoint would.
+
+    .venv/bin/python tests/benchmarks/bench_ap1_run.py [--in-process]
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import subprocess
+import sys
+import tempfile
+import time
+from decimal import Decimal
+from pathlib import Path
+
+import requests
+
+from apconform.ap1.engine import RunOptions, run_sealed
+from apconform.ap1.input_files import example_paths
+from apconform.ap1.mock import MockEndpoint
+from apconform.ap1.plan import load_run_inputs
+from apconform.ap1.sealing import write_sealed_run
+from apconform.ap1.transcript_verify import verify_transcript
+from apconform.core.files import load_path
+
+LATENCY_MS = 100
+CONCURRENCY = 16
+REPEATS = "10"  # 50 derivable items x 2 conditions x 10 repeats = 1,000 executions
+TARGET_SECONDS = 15.0
+
+
+def _documents(url: str) -> dict[str, object]:
+    paths = example_paths()
+    config = copy.deepcopy(load_path(paths.config))
+    config["endpoint"].update(url=url, model="mock-correct")
+    config["repeats"] = REPEATS
+    return {
+        "config": config,
+        "fixture": load_path(paths.fixture),
+        "questions": load_path(paths.questions),
+        "derivations": load_path(paths.derivations),
+        "ap1_text": paths.ap1_text.read_text(encoding="utf-8"),
+    }
+
+
+def _wait_for(url: str) -> None:
+    models = url.replace("/chat/completions", "/models")
+    for _ in range(100):
+        try:
+            requests.get(models, timeout=1)
+            return
+        except requests.RequestException:
+            time.sleep(0.1)
+    raise SystemExit(f"the endpoint at {url} did not come up")
+
+
+def main() -> int:
+    in_process = "--in-process" in sys.argv
+    port = 18765
+    url = f"http://127.0.0.1:{port}/v1/chat/completions"
+    server = None
+    mock = None
+    if in_process:
+        mock = MockEndpoint(
+            load_run_inputs(**_documents(url)), port=port, latency=Decimal("0.1")
+        ).start()
+    else:
+        server = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "apconform.cli",
+                "ap1",
+                "serve-mock",
+                "--port",
+                str(port),
+                "--latency-ms",
+                str(LATENCY_MS),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+    try:
+        _wait_for(url)
+        inputs = load_run_inputs(**_documents(url))
+        run_dir = Path(tempfile.mkdtemp(prefix="apconform-bench-")) / "run"
+        write_sealed_run(run_dir, inputs)
+        started = time.perf_counter()
+        result = run_sealed(
+            run_dir, RunOptions(concurrency=CONCURRENCY, progress=io.StringIO(), tty=False)
+        )
+        wall = time.perf_counter() - started
+    finally:
+        if server is not None:
+            server.terminate()
+            server.wait(timeout=10)
+        if mock is not None:
+            mock.stop()
+    report = verify_transcript(run_dir / "transcript.jsonl", seal_hash=result.seal_hash)
+    executions = result.statuses.get("EXECUTED", 0)
+    floor = 2 * LATENCY_MS / 1000 * executions / CONCURRENCY
+    print(f"ap1 run benchmark ({'in-process' if in_process else 'separate-process'} endpoint)")
+    others = {k: v for k, v in result.statuses.items() if k not in ("EXECUTED", "VOID")}
+    print(
+        f"  executions: {executions} EXECUTED (+{result.statuses.get('VOID', 0)} VOID records), "
+        f"other statuses: {others}"
+    )
+    print(f"  latency {LATENCY_MS} ms per response, concurrency {CONCURRENCY}, 2 rounds each")
+    print(f"  wall time: {wall:.2f} s (floor {floor:.1f} s, target <= {TARGET_SECONDS:.0f} s)")
+    print(f"  throughput: {executions / wall:.1f} executions/s")
+    chain = "verifies" if report.ok else "BROKEN"
+    size = (run_dir / "transcript.jsonl").stat().st_size / 1e6
+    print(f"  transcript: {len(report.records)} records, chain {chain}, {size:.1f} MB")
+    ok = wall <= TARGET_SECONDS and executions == 1000 and report.ok
+    print("  result: " + ("within target" if ok else "NOT within target"))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
