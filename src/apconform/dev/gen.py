@@ -113,21 +113,23 @@ def build_json_schemas(root: Path) -> dict[str, str]:
     from linkml_runtime.utils.schemaview import SchemaView
 
     from apconform.dev.constraints import nonportable_patterns
-    from apconform.dev.json_schema import document_classes, generate_document_schema
+    from apconform.dev.json_schema import document_classes, generate_document_schemas
 
     out: dict[str, str] = {}
     with _in_root(root):
         for path in _schema_files(root):
             rel = (SCHEMA_DIR / path.name).as_posix()
-            problems = nonportable_patterns(SchemaView(rel))
+            view = SchemaView(rel)
+            problems = nonportable_patterns(view)
             if problems:
                 raise SystemExit(
                     f"{rel}: patterns must not use the shorthand classes \\s \\S \\d \\w \\b "
                     "(each regular-expression engine reads them differently); spell the class "
                     "out, e.g. [0-9] or the NonBlankText type:\n  " + "\n  ".join(problems)
                 )
-            for doc, cls in document_classes(SchemaView(rel)).items():
-                out[f"schemas/jsonschema/{doc}.schema.json"] = generate_document_schema(rel, cls)
+            documents = document_classes(view)
+            for doc, text in generate_document_schemas(rel, documents).items():
+                out[f"schemas/jsonschema/{doc}.schema.json"] = text
     return out
 
 
@@ -334,9 +336,11 @@ def _owned_files(root: Path, only: set[str] | None) -> set[str]:
     return found
 
 
-def check(root: Path = ROOT, *, only: set[str] | None = None) -> list[str]:
-    """Differences between the tree and a fresh generation, one line per file."""
-    expected = build_all(root, only=only)
+def check(
+    root: Path = ROOT, *, only: set[str] | None = None, built: dict[str, str] | None = None
+) -> list[str]:
+    """Differences between the tree and a fresh generation (or ``built``), one line per file."""
+    expected = built if built is not None else build_all(root, only=only)
     present = _owned_files(root, only)
     problems = []
     for rel, text in sorted(expected.items()):

@@ -11,6 +11,7 @@ are built from.
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
 
@@ -19,7 +20,7 @@ from linkml_runtime.utils.schemaview import SchemaView
 
 from apconform.dev.constraints import SlotConstraints, resolve
 
-__all__ = ["document_classes", "generate_document_schema"]
+__all__ = ["document_classes", "generate_document_schemas"]
 
 _DRAFT = "https://json-schema.org/draft/2019-09/schema"
 
@@ -84,20 +85,28 @@ def _patch_class(sv: SchemaView, class_name: str, schema: dict[str, Any]) -> Non
             properties[key] = _patch_property(properties[key], resolve(sv, slot))
 
 
-def generate_document_schema(schema_path: str, class_name: str) -> str:
-    """The normative JSON Schema of one document class, as deterministic text."""
-    generator = JsonSchemaGenerator(schema_path, include_null=False, top_class=class_name)
-    schema: dict[str, Any] = json.loads(generator.serialize())
+def generate_document_schemas(schema_path: str, classes: dict[str, str]) -> dict[str, str]:
+    """The normative JSON Schema of each document class (name -> class), as deterministic text.
+
+    One generator run serves every document of a schema file: the definitions
+    are shared, and each document's root is its class's definition.
+    """
+    generator = JsonSchemaGenerator(schema_path, include_null=False)
+    base: dict[str, Any] = json.loads(generator.serialize())
     sv = generator.schemaview
-    for name, definition in schema.get("$defs", {}).items():
+    defs: dict[str, Any] = base.get("$defs", {})
+    for name, definition in defs.items():
         if name in sv.all_classes():
             cls = sv.get_class(name)
             if cls.class_uri == "linkml:Any":
-                schema["$defs"][name] = {"title": name, "description": cls.description}
+                defs[name] = {"title": name, "description": cls.description}
             else:
                 _patch_class(sv, name, definition)
-    _patch_class(sv, class_name, schema)
-    for key in ("metamodel_version", "version"):
-        schema.pop(key, None)
-    schema["$schema"] = _DRAFT
-    return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    out: dict[str, str] = {}
+    for document, class_name in classes.items():
+        schema = copy.deepcopy(defs[class_name])
+        schema["$defs"] = defs
+        schema["$id"] = base["$id"]
+        schema["$schema"] = _DRAFT
+        out[document] = json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return out
