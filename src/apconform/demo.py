@@ -21,7 +21,7 @@ __all__ = ["DemoContext", "run_demo"]
 _STEPS = (
     ("The kit: clauses, vectors, canonical JSON and signatures", "apconform.commands.kit_demo"),
     ("APx: score the demo campaign", "apconform.apx.demo"),
-    ("AP-1: seal, run and score the worked example", "apconform.ap1.demo"),
+    ("AP-1: seal and run the worked example against the built-in endpoint", "apconform.ap1.demo"),
     ("Conformance: check the reference implementation", "apconform.conformance.demo"),
 )
 

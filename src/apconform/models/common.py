@@ -39,23 +39,23 @@ class SignatureAlgorithm(str, Enum):
 
 class EvidenceClass(str, Enum):
     """
-    How directly a claim about the model's computation was observed, from the weakest (EV-0) to the strongest (EV-3).
+    How the invocation of a computation was observed (AP-1 D7.7), from no signal at all (EV-0) to an attestation the assessor verified (EV-3). Only EV-2 and EV-3 support a claim about control.
     """
     EV_0 = "EV-0"
     """
-    The model's own statement only; nothing was observed.
+    Unobservable. No signal shows whether the computation was invoked.
     """
     EV_1 = "EV-1"
     """
-    An observation reported by the provider or an attestation, which the instrument records but cannot check itself.
+    Self-reported. A signal the system under test produces about itself that the assessor cannot verify, including a signed attestation whose signature or ledger entry was not verified.
     """
     EV_2 = "EV-2"
     """
-    The instrument executed the computation itself and recorded the call and its return in the transcript.
+    Platform-structural. A tool-call record kept by the serving layer, a party other than the model, such as the instrument's own record of the calls it executed.
     """
     EV_3 = "EV-3"
     """
-    Independent third-party verification of the execution. No automated instrument may claim this class for itself.
+    Externally verifiable. An attestation the assessor verified against a key recorded before the run and a ledger outside the operator's control. It shows the claim was made and not altered, not that it is true; an automated instrument never claims it for itself.
     """
 
 
