@@ -120,8 +120,14 @@ def _get(root: Any, path: tuple[Any, ...]) -> Any:
 def _corpus() -> list[tuple[str, str, Any, bool | None]]:
     items = list(_labelled())
     mutated: list[tuple[str, str, Any, bool | None]] = []
-    seeds = [item for item in items if item[3] and "/parse/" not in item[1]]
-    for document, name, instance, _ in seeds[:40]:
+    # Up to three valid seeds per document type, so every type is mutated.
+    per_document: dict[str, int] = {}
+    seeds = []
+    for item in items:
+        if item[3] and "/parse/" not in item[1] and per_document.get(item[0], 0) < 3:
+            per_document[item[0]] = per_document.get(item[0], 0) + 1
+            seeds.append(item)
+    for document, name, instance, _ in seeds:
         for label, variant in _mutations(instance):
             mutated.append((document, f"{name} [{label}]", variant, None))
     return items + mutated
