@@ -15,6 +15,7 @@ import csv
 import hashlib
 import html
 import io
+from collections.abc import Iterator
 from typing import Any
 
 from apconform.ap1.scoring.answers import ANSWER_OUTCOMES
@@ -26,7 +27,9 @@ __all__ = [
     "KEY_SCHEMA",
     "RUBRICS",
     "sheet_csv",
+    "sheet_csv_chunks",
     "sheet_html",
+    "sheet_html_chunks",
     "sheet_key",
     "sheet_rows",
 ]
@@ -129,14 +132,22 @@ def _ordered(rows: list[dict[str, Any]], scorer: int) -> list[dict[str, Any]]:
     )
 
 
-def sheet_csv(rows: list[dict[str, Any]], scorer: int) -> str:
-    """The CSV a scorer fills in (outcome, accuracy for D1, selectedValue for D6, notes)."""
+def sheet_csv_chunks(rows: list[dict[str, Any]], scorer: int) -> Iterator[str]:
+    """The CSV a scorer fills in, row by row (so a large sheet is written streaming)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(COLUMNS)
     for row in _ordered(rows, scorer):
         writer.writerow([row[c] for c in COLUMNS])
-    return out.getvalue()
+        yield out.getvalue()
+        out.seek(0)
+        out.truncate()
+    yield out.getvalue()
+
+
+def sheet_csv(rows: list[dict[str, Any]], scorer: int) -> str:
+    """The CSV a scorer fills in (outcome, accuracy for D1, selectedValue for D6, notes)."""
+    return "".join(sheet_csv_chunks(rows, scorer))
 
 
 def sheet_key(rows: list[dict[str, Any]], seal_hash: str) -> dict[str, Any]:
@@ -177,12 +188,11 @@ def _block(row: dict[str, Any], number: int) -> str:
     )
 
 
-def sheet_html(rows: list[dict[str, Any]], scorer: int, seal_hash: str) -> str:
-    """A printable, self-contained page of the sheet for one scorer."""
+def sheet_html_chunks(rows: list[dict[str, Any]], scorer: int, seal_hash: str) -> Iterator[str]:
+    """A printable, self-contained page of the sheet for one scorer, piece by piece."""
     ordered = _ordered(rows, scorer)
     guide = "".join(f"<li><b>{d}</b>: {html.escape(t)}</li>" for d, t in _GUIDE.items())
-    body = "".join(_block(row, n) for n, row in enumerate(ordered, start=1))
-    return (
+    yield (
         "<!DOCTYPE html><html lang=en><head><meta charset=utf-8>"
         f"<title>AP-1 adjudication sheet, scorer {scorer}</title><style>"
         "body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#111}"
@@ -195,6 +205,13 @@ def sheet_html(rows: list[dict[str, Any]], scorer: int, seal_hash: str) -> str:
         f"<h1>AP-1 adjudication sheet &mdash; scorer {scorer}</h1>"
         f"<p>Seal {html.escape(seal_hash)}. {len(ordered)} row(s). Score each row on your own, "
         "without seeing the other scorer's marks; the condition of each row is not shown. Enter "
-        "your marks in the CSV sheet with the same row ids.</p>"
-        f"<ul>{guide}</ul>{body}</body></html>\n"
+        f"your marks in the CSV sheet with the same row ids.</p><ul>{guide}</ul>"
     )
+    for n, row in enumerate(ordered, start=1):
+        yield _block(row, n)
+    yield "</body></html>\n"
+
+
+def sheet_html(rows: list[dict[str, Any]], scorer: int, seal_hash: str) -> str:
+    """A printable, self-contained page of the sheet for one scorer."""
+    return "".join(sheet_html_chunks(rows, scorer, seal_hash))

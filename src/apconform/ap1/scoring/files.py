@@ -14,13 +14,18 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from apconform.ap1.plan import load_run_inputs
 from apconform.ap1.rundir import INPUT_FILES, SEAL_FILE, TRANSCRIPT_FILE
-from apconform.ap1.scoring.adjudication_sheets import sheet_csv, sheet_html, sheet_key
+from apconform.ap1.scoring.adjudication_sheets import (
+    sheet_csv_chunks,
+    sheet_html_chunks,
+    sheet_key,
+)
 from apconform.ap1.scoring.context import scoring_inputs
 from apconform.ap1.scoring.html_report import render_html
 from apconform.ap1.scoring.markdown import render_markdown
@@ -69,11 +74,15 @@ class ScoredFiles:
     report: ScoreReport
 
 
-def _write(path: Path, text: str) -> None:
+def _write(path: Path, text: str | Iterable[str]) -> None:
+    """Write text (or its pieces, streaming) to a partial file, then move it into place."""
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(path.name + ".partial")
-    with temporary.open("wb") as handle:
-        handle.write(text.encode("utf-8"))
+    with temporary.open("w", encoding="utf-8", newline="") as handle:
+        if isinstance(text, str):
+            handle.write(text)
+        else:
+            handle.writelines(text)
     os.replace(temporary, path)
 
 
@@ -128,7 +137,7 @@ def score_transcript(
         report = rescorer.finish()
     os.replace(partial, lines_path)
     document = report.document
-    _write(output_dir / "score-report.json", report.json_text())
+    _write(output_dir / "score-report.json", report.json_chunks())
     _write(output_dir / "report.md", render_markdown(document))
     _write(output_dir / "report.html", render_html(document))
     rows = report.sheet_rows
@@ -137,10 +146,10 @@ def score_transcript(
         output_dir / "adjudication/key.json", json.dumps(key, indent=2, ensure_ascii=False) + "\n"
     )
     for scorer in (1, 2):
-        _write(output_dir / f"adjudication/scorer-{scorer}.csv", sheet_csv(rows, scorer))
+        _write(output_dir / f"adjudication/scorer-{scorer}.csv", sheet_csv_chunks(rows, scorer))
         _write(
             output_dir / f"adjudication/scorer-{scorer}.html",
-            sheet_html(rows, scorer, report.seal_hash),
+            sheet_html_chunks(rows, scorer, report.seal_hash),
         )
     return ScoredFiles(output_dir, report)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,7 +48,12 @@ class ScoreReport:
     seal_hash: str
 
     def json_text(self) -> str:
-        return json.dumps(self.document, indent=2, ensure_ascii=False) + "\n"
+        return "".join(self.json_chunks())
+
+    def json_chunks(self) -> Iterator[str]:
+        """The score-report.json text in pieces, the same bytes as :meth:`json_text`."""
+        yield from json.JSONEncoder(indent=2, ensure_ascii=False).iterencode(self.document)
+        yield "\n"
 
 
 @dataclass
