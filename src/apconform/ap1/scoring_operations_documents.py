@@ -13,7 +13,7 @@ from apconform.ap1.scoring.adjudication_merge import merge_sheets
 from apconform.ap1.scoring.adjudication_sheets import COLUMNS, sheet_csv, sheet_key
 from apconform.ap1.scoring.api import prepare_inputs, rescore, score_execution
 from apconform.ap1.scoring.rates import rate
-from apconform.ap1.scoring_operations import _RUN, STAT_INPUT, _get, _guarded
+from apconform.ap1.scoring_operation_inputs import RUN_DOCUMENTS, STAT_INPUT, guarded, member
 from apconform.core.errors import ApconformError
 from apconform.core.stats import cohen_kappa
 
@@ -22,35 +22,35 @@ __all__: list[str] = []
 _MAX_N = 100_000
 
 
-@_guarded("ap1.score_execution", inputs=_RUN)
+@guarded("ap1.score_execution", inputs=RUN_DOCUMENTS)
 def score_execution_op(value: Any) -> dict[str, Any]:
     """Input: the sealed documents and "record"; the execution's scores."""
-    return score_execution(_get(value, "record", dict), prepare_inputs(value))
+    return score_execution(member(value, "record", dict), prepare_inputs(value))
 
 
-@_guarded("ap1.rescore", inputs={**_RUN, "/seal": "ap1-seal"})
+@guarded("ap1.rescore", inputs={**RUN_DOCUMENTS, "/seal": "ap1-seal"})
 def rescore_op(value: Any) -> dict[str, Any]:
     """Input: the sealed documents, "records" (the transcript) and "seal"?; the report."""
     seal = value.get("seal") if isinstance(value, dict) else None
-    report = rescore(_get(value, "records", list), prepare_inputs(value), seal=seal)
+    report = rescore(member(value, "records", list), prepare_inputs(value), seal=seal)
     return report.document
 
 
-@_guarded("ap1.proportion")
+@guarded("ap1.proportion")
 def proportion_op(value: Any) -> dict[str, Any] | None:
     """Input {"k", "n", "failures"}; the rate document with every interval."""
-    k, n = int(_get(value, "k", str)), int(_get(value, "n", str))
+    k, n = int(member(value, "k", str)), int(member(value, "n", str))
     if n < 1 or not 0 <= k <= n or n > _MAX_N:
         raise ApconformError(
             STAT_INPUT, f"k = {k} of n = {n} is not a rate (n from 1 to {_MAX_N})", path="$.n"
         )
-    return rate(k, n, failures=_get(value, "failures", bool))
+    return rate(k, n, failures=member(value, "failures", bool))
 
 
-@_guarded("ap1.cohen_kappa")
+@guarded("ap1.cohen_kappa")
 def cohen_kappa_op(value: Any) -> dict[str, Any]:
     """Input {"pairs": [[mark of scorer 1, mark of scorer 2], ...]}; agreement and kappa."""
-    pairs = [(str(a), str(b)) for a, b in _get(value, "pairs", list)]
+    pairs = [(str(a), str(b)) for a, b in member(value, "pairs", list)]
     if not pairs:
         raise ApconformError(STAT_INPUT, "no row was marked by both scorers", path="$.pairs")
     kappa = cohen_kappa(pairs)
@@ -64,22 +64,22 @@ def cohen_kappa_op(value: Any) -> dict[str, Any]:
     }
 
 
-@_guarded("ap1.merge_adjudication")
+@guarded("ap1.merge_adjudication")
 def merge_adjudication_op(value: Any) -> dict[str, Any]:
     """Input {"key", "sheet1", "sheet2" (CSV texts), "names"}; the merged adjudication."""
-    names = _get(value, "names", list)
+    names = member(value, "names", list)
     return merge_sheets(
-        _get(value, "key", dict),
-        _get(value, "sheet1", str).encode("utf-8"),
-        _get(value, "sheet2", str).encode("utf-8"),
+        member(value, "key", dict),
+        member(value, "sheet1", str).encode("utf-8"),
+        member(value, "sheet2", str).encode("utf-8"),
         (str(names[0]), str(names[1])),
     )
 
 
-@_guarded("ap1.adjudication_sheets", inputs=_RUN)
+@guarded("ap1.adjudication_sheets", inputs=RUN_DOCUMENTS)
 def adjudication_sheets_op(value: Any) -> dict[str, Any]:
     """Input: the sealed documents and "records"; the key and scorer 1's sheet of routed rows."""
-    report = rescore(_get(value, "records", list), prepare_inputs(value))
+    report = rescore(member(value, "records", list), prepare_inputs(value))
     rows = report.sheet_rows
     return {
         "rows": str(len(rows)),
