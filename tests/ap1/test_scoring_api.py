@@ -13,7 +13,13 @@ from typing import Any
 
 import pytest
 
-from apconform.ap1.scoring import compare_reports, prepare_inputs, rescore, score_execution
+from apconform.ap1.scoring import (
+    compare_reports,
+    prepare_inputs,
+    rescore,
+    rescore_bytes,
+    score_execution,
+)
 from apconform.cli import main
 from apconform.conformance.schemas import json_schema_validator
 from apconform.core.errors import ApconformError
@@ -58,6 +64,25 @@ def test_rescore_in_memory_gives_the_streamed_report(demo: tuple[Path, str]) -> 
     report = rescore(_records(run_dir), _sealed_documents(run_dir), seal=seal)
     written = (run_dir / "report" / "score-report.json").read_text(encoding="utf-8")
     assert report.json_text() == written
+
+
+def test_rescore_from_bytes_gives_the_streamed_report_and_sees_edited_bytes(
+    demo: tuple[Path, str],
+) -> None:
+    run_dir, _ = demo
+    seal = json.loads((run_dir / "seal.json").read_text(encoding="utf-8"))
+    data = (run_dir / "transcript.jsonl").read_bytes()
+    documents = _sealed_documents(run_dir)
+    written = (run_dir / "report" / "score-report.json").read_text(encoding="utf-8")
+    assert rescore_bytes(data, documents, seal=seal).json_text() == written
+    assert (
+        rescore_bytes(data.splitlines(keepends=True), documents, seal=seal).json_text() == written
+    )
+    lines = data.split(b"\n")
+    lines[3] = lines[3].replace(b'{"', b'{ "', 1)  # same record, other bytes
+    edited = rescore_bytes(b"\n".join(lines), documents, seal=seal).document["integrity"]
+    assert edited["transcript"]["verified"] is False
+    assert [(p["line"], p["kind"]) for p in edited["transcript"]["problems"]] == [("4", "edited")]
 
 
 def test_a_record_that_cannot_be_scored_is_refused(demo: tuple[Path, str]) -> None:
