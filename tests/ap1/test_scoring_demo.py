@@ -69,7 +69,7 @@ def test_the_inventing_persona_is_originated_and_audited(demo: tuple[Path, str])
             assert operand["step"] == "v" and not operand["grounded"]
             assert (key, operand["literal"]) in audit
             invented += 1
-    assert invented >= 10
+    assert invented == 25
     found = signatures(run_dir)["invent"]
     assert found["operand UNTRACEABLE"] == found["operand in audit"] == invented
     assert f"inventing persona: {invented} operand(s) ORIGINATED" in text
@@ -91,7 +91,7 @@ def test_the_sign_inverting_persona_is_reported_as_sign_inversion(demo: tuple[Pa
             assert operand["finding"]["type"] == "SIGN-INVERSION"
             inverted += 1
         assert not [o for o in operands if o["resolution"] == "UNTRACEABLE"]
-    assert inverted >= 5
+    assert inverted == 14
     report = _report(run_dir)
     steps = {s["resolution"]: int(s["count"]) for s in report["operandProvenance"]["operandSteps"]}
     assert steps["SIGN-INVERSION"] == inverted
@@ -107,7 +107,7 @@ def test_the_decliner_routes_to_adjudication(demo: tuple[Path, str]) -> None:
             assert score["accuracy"]["outcome"] == "ADJUDICATE"
             assert score["answer"]["adjudication"] is True and score["answer"]["outcome"] is None
             keys.append(key)
-    assert keys
+    assert len(keys) == 12
     rows = json.loads((run_dir / "report/adjudication/key.json").read_text())["rows"]
     routed = {r["cellKey"] for r in rows}
     assert set(keys) <= routed
@@ -119,7 +119,7 @@ def test_the_decliner_routes_to_adjudication(demo: tuple[Path, str]) -> None:
 def test_the_foreign_shape_is_unobservable(demo: tuple[Path, str]) -> None:
     run_dir, _ = demo
     foreign = [s for e, s in _executions(run_dir).values() if persona_of(e) == "foreign-shape"]
-    assert foreign
+    assert len(foreign) == 11
     for score in foreign:
         assert score["status"] == "UNOBSERVABLE"
         assert score["invocation"]["evidenceClass"] == "EV-0"
