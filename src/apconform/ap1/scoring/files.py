@@ -65,6 +65,9 @@ SCORE_INPUT = define_code(
     "or give the transcript and every sealed input.",
 )
 
+_READ_BUFFER = 1 << 20
+"""Transcript lines are several KiB each; a large read buffer avoids the slow long-line path."""
+
 
 @dataclass(frozen=True)
 class ScoredFiles:
@@ -131,7 +134,7 @@ def score_transcript(
             adjudication=adjudication,
             on_execution=lambda doc: _append(out, execution_line(doc)),
         )
-        with transcript.open("rb") as handle:
+        with transcript.open("rb", buffering=_READ_BUFFER) as handle:
             for raw in handle:
                 rescorer.add_line(raw[:-1] if raw.endswith(b"\n") else raw)
         report = rescorer.finish()
