@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import io
 import json
 from functools import cache
 from pathlib import Path
@@ -36,3 +37,15 @@ def docs() -> dict[str, Any]:
 
 def example_docs() -> dict[str, Any]:
     return copy.deepcopy(_documents())
+
+
+@pytest.fixture(scope="session")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """The AP-1 demo step run once (seal, run against mock-mixed, score): (run dir, its output)."""
+    from apconform.ap1.demo import demo_step
+    from apconform.demo import DemoContext
+
+    folder = tmp_path_factory.mktemp("demo")
+    out = io.StringIO()
+    assert demo_step(DemoContext(folder, out)) == 0
+    return folder / "ap1-run", out.getvalue()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import signal
@@ -13,10 +12,8 @@ from pathlib import Path
 import pytest
 import requests
 
-from apconform.ap1.demo import demo_step
 from apconform.ap1.mock import MockEndpoint
 from apconform.cli import main
-from apconform.demo import DemoContext
 
 from .runs import example_inputs
 
@@ -142,13 +139,3 @@ def test_serve_mock_serves_until_interrupted() -> None:
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=10)
     assert proc.returncode == 0
-
-
-def test_the_demo_step_seals_runs_and_verifies(tmp_path: Path) -> None:
-    out = io.StringIO()
-    assert demo_step(DemoContext(tmp_path, out)) == 0
-    text = out.getvalue()
-    assert "sealed the worked example" in text
-    assert "ran 204 cells: EXECUTED " in text and "UNOBSERVABLE" in text and "VOID 4" in text
-    assert "seal verifies: True; transcript: 206 records, chain verifies, finished: True" in text
-    assert (tmp_path / "ap1-run" / "transcript.jsonl").is_file()

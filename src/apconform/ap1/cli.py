@@ -1,4 +1,7 @@
-"""`apconform ap1`: seal, run, verify-seal, verify-transcript, serve-mock; thin over the library."""
+"""`apconform ap1`: seal, run, verify, score, rescore, adjudicate, serve-mock.
+
+Thin over the library.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
+from apconform.ap1.cli_scoring import register_scoring
 from apconform.cli import print_json
 from apconform.core.errors import UsageError
 
@@ -220,7 +224,7 @@ def _inputs_arguments(parser: argparse.ArgumentParser) -> None:
 
 def register(subparsers: Any) -> None:
     """Add `apconform ap1 ...`."""
-    ap1 = subparsers.add_parser("ap1", help="the AP-1 instrument: seal, run and verify")
+    ap1 = subparsers.add_parser("ap1", help="the AP-1 instrument: seal, run, verify and score")
     commands = ap1.add_subparsers(dest="ap1_command", metavar="COMMAND", parser_class=type(ap1))
     ap1.set_defaults(handler=lambda _args: (ap1.print_help(), 2)[1])
 
@@ -253,6 +257,8 @@ def register(subparsers: Any) -> None:
     verify.add_argument("path", help="run directory or transcript.jsonl")
     verify.add_argument("--json", action="store_true", help="print the result as JSON")
     verify.set_defaults(handler=_cmd_verify_transcript)
+
+    register_scoring(commands, type(ap1))
 
     mock = commands.add_parser("serve-mock", help="serve the built-in model endpoint on 127.0.0.1")
     _inputs_arguments(mock)

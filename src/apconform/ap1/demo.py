@@ -1,13 +1,21 @@
-"""The AP-1 demo step: seal the worked example, run it against the built-in endpoint, verify."""
+"""The AP-1 demo step: seal the worked example, run it against the built-in endpoint, verify, score.
+
+It ends with the profile report (HTML and Markdown), where each built-in
+persona's signature shows up, and a byte-for-byte re-score from the transcript.
+"""
 
 from __future__ import annotations
 
 import io
+from collections import Counter
 from decimal import Decimal
+from pathlib import Path
 
 from apconform.ap1.engine import RunOptions, run_sealed
 from apconform.ap1.input_files import example_paths, load_inputs
 from apconform.ap1.mock import MockEndpoint
+from apconform.ap1.mock.signatures import signatures
+from apconform.ap1.scoring import compare_reports, score_run
 from apconform.ap1.seal_verify import verify_seal
 from apconform.ap1.sealing import write_sealed_run
 from apconform.ap1.transcript_verify import verify_transcript
@@ -44,5 +52,48 @@ def demo_step(ctx: DemoContext) -> int:
     ctx.say(f"  run directory: {run_dir}")
     ctx.say(f"  check it yourself: apconform ap1 verify-seal {run_dir}")
     ctx.say(f"                     apconform ap1 verify-transcript {run_dir}")
-    ok = not fatal and report.ok and report.finished and not result.interrupted
+    scored = score_run(run_dir)
+    document = scored.report.document
+    ctx.say("  scored the transcript: a profile, not a grade (no pass mark)")
+    for cell in document["dimensions"]:
+        ctx.say(
+            f"    {cell['dimension']:<14} {cell['status']:<11} {cell['summary'] or cell['reason']}"
+        )
+    _say_signatures(ctx, run_dir)
+    again = score_run(run_dir, run_dir / "rescore")
+    differ = compare_reports(scored.output_dir, again.output_dir)
+    ctx.say(
+        "  re-scored from the transcript alone: "
+        + ("identical, byte for byte" if not differ else f"DIFFERS in {', '.join(differ)}")
+        + f" (apconform ap1 rescore {run_dir})"
+    )
+    ctx.say(f"  adjudication sheets for two scorers: {scored.output_dir / 'adjudication'}")
+    ctx.say(f"  report (Markdown): {scored.output_dir / 'report.md'}")
+    ctx.say(f"  report (HTML, one offline file): {scored.output_dir / 'report.html'}")
+    ok = not fatal and report.ok and report.finished and not result.interrupted and not differ
     return 0 if ok else 1
+
+
+def _say_signatures(ctx: DemoContext, run_dir: Path) -> None:
+    found = signatures(run_dir)
+    invent = found.get("invent", Counter())
+    sign = found.get("sign-invert", Counter())
+    decline = found.get("decline", Counter())
+    foreign = found.get("foreign-shape", Counter())
+    ctx.say("  where each persona's signature shows up:")
+    ctx.say(
+        f"    inventing persona: {invent['operand UNTRACEABLE']} operand(s) ORIGINATED "
+        f"(untraceable), {invent['operand in audit']} listed in the originated-operand audit"
+    )
+    ctx.say(
+        f"    sign-inverting persona: {sign['operand SIGN-INVERSION']} operand(s) reported as "
+        "SIGN-INVERSION (step v, not folded into grounded or untraceable)"
+    )
+    ctx.say(
+        f"    decliner: {decline['figure ADJUDICATE-DECLINE']} answer(s) ADJUDICATE-DECLINE, "
+        f"{decline['routed to adjudication']} routed to two human scorers"
+    )
+    ctx.say(
+        f"    foreign response shape: {foreign['evidence EV-0']} execution(s) UNOBSERVABLE (EV-0), "
+        "kept out of the invocation denominators"
+    )

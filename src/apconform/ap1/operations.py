@@ -11,6 +11,8 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from apconform.ap1 import scoring_operations as _scoring_operations  # registers its operations
+from apconform.ap1 import scoring_operations_documents as _scoring_documents  # registers its own
 from apconform.ap1.calculator import Calculator
 from apconform.ap1.compat import reference_seal_hashes
 from apconform.ap1.conditions import condition_differences
@@ -34,6 +36,7 @@ from apconform.core.errors import ApconformError
 from apconform.models.ap1 import Ap1DerivationSet, Ap1QuestionSet, TransportPolicy
 
 __all__: list[str] = []
+_ = (_scoring_operations, _scoring_documents)  # imported for their registrations
 
 _RUN = {
     "/config": "ap1-config",

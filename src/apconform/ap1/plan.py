@@ -80,9 +80,12 @@ def _derivation_set(document: Any) -> Ap1DerivationSet:
 
 
 def load_run_inputs(
-    *, config: Any, fixture: Any, questions: Any, derivations: Any, ap1_text: str
+    *, config: Any, fixture: Any, questions: Any, derivations: Any, ap1_text: str | None
 ) -> RunInputs:
-    """Validate each document, then every rule across them; raise Ap1Refused listing all faults."""
+    """Validate each document, then every rule across them; raise Ap1Refused listing all faults.
+
+    ``ap1_text`` None skips only the AP-1 text check (for scoring, which reads no text).
+    """
     run_config = load_config(config)
     fixture_model = load_fixture(fixture)
     question_set = load_questions(questions)
@@ -95,7 +98,7 @@ def load_run_inputs(
             derivation_violations(derivation_set, question_set, fixture_model, run_config)
         )
     declared = run_config.model.ap1.textSha256
-    actual = sha256_text(ap1_text)
+    actual = declared if ap1_text is None else sha256_text(ap1_text)
     if actual != declared:
         problems.append(
             violation(
@@ -118,7 +121,7 @@ def load_run_inputs(
             "questions": questions,
             "derivations": derivations,
         },
-        ap1_text=ap1_text,
+        ap1_text=ap1_text or "",
         items={item.id: item for item in question_set.items},
         derivation_of={d.itemId: d for d in derivation_set.derivations},
     )

@@ -24,7 +24,7 @@ from ._jsontypes import (
     refuse_null,
     refuse_values,
 )
-from .common import Ed25519Signature
+from .common import Ed25519Signature, EvidenceClass
 
 
 class OmissionReason(str, Enum):
@@ -476,6 +476,96 @@ class InputHashMethod(str, Enum):
     sha256_utf8_lf = "sha256-utf8-lf"
     """
     SHA-256 of the UTF-8 text with CRLF and lone CR turned into LF.
+    """
+
+
+class DimensionStatus(str, Enum):
+    """
+    What a dimension cell of the profile holds.
+    """
+    MEASURED = "MEASURED"
+    """
+    Measured automatically from the transcript; n and bounds are given.
+    """
+    UNMEASURED = "UNMEASURED"
+    """
+    Not measured; the reason says why.
+    """
+    HUMAN_ADJUDICATED = "HUMAN-ADJUDICATED"
+    """
+    Decided by the agreed marks of two human scorers, never automatically.
+    """
+
+
+class RateCounts(str, Enum):
+    """
+    Whether the k of a rate counts failures or successes.
+    """
+    failures = "failures"
+    """
+    k counts failures (not invoked, originated, wrong, altered...).
+    """
+    successes = "successes"
+    """
+    k counts successes (correct answers).
+    """
+
+
+class MechanismClass(str, Enum):
+    """
+    AP-1 D2.1 mechanism classes of reproducibility.
+    """
+    STRUCTURAL = "STRUCTURAL"
+    """
+    No stochastic part on the numeric path; never assigned by the scorer.
+    """
+    CONFIGURED = "CONFIGURED"
+    """
+    The stochastic part was pinned, the platform echoed it, one distinct value was seen.
+    """
+    OBSERVED_ONLY = "OBSERVED-ONLY"
+    """
+    Values observed over enough runs, with no mechanism that guarantees them.
+    """
+    UNMEASURED = "UNMEASURED"
+    """
+    Too few successful runs; never reported as stability or instability.
+    """
+
+
+class ReproducibilitySurface(str, Enum):
+    """
+    The surfaces on which D2 compares repeats.
+    """
+    figures = "figures"
+    """
+    The figures of the final answer, as numbers.
+    """
+    toolArguments = "toolArguments"
+    """
+    The raw arguments of every tool call.
+    """
+    prose = "prose"
+    """
+    The final answer's text.
+    """
+
+
+class AdjudicationDimension(str, Enum):
+    """
+    The dimensions whose rows go to human scorers.
+    """
+    D1 = "D1"
+    """
+    Answer-level outcome (AP-1 §6.8) and accuracy of an answer not scored automatically.
+    """
+    D5 = "D5"
+    """
+    Adversarial resistance of an item with an adversarial class.
+    """
+    D6 = "D6"
+    """
+    Conflicting input of an item with a conflict class.
     """
 
 
@@ -1062,6 +1152,620 @@ class ToolCallRecord(ConfiguredBaseModel):
     outcome: ToolCallOutcome = Field(default=..., description="""What the instrument did with the call.""")
 
 
+class Ap1ScoreReport(ConfiguredBaseModel):
+    """
+    The score report of one AP-1 run: a profile of every dimension with n, bounds and evidence class, the integrity of what was scored, and the declared unmeasured dimensions. It has no pass mark. Re-scoring the same transcript against the same inputs with the same scorer reproduces it byte for byte.
+    """
+    schemaVersion: Literal['apconform-ap1-score-report/1'] = Field(default=..., description="""Always \"apconform-ap1-score-report/1\".""")
+    scorer: ScorerIdentity = Field(default=..., description="""Which scorer wrote the report.""")
+    profileStatement: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The statement that this is a profile, not a verdict.""")
+    run: ScoredRun = Field(default=..., description="""What was run.""")
+    integrity: ScoreIntegrity = Field(default=..., description="""The inputs against the seal, the transcript chain and the plan's coverage.""")
+    seal: Optional[Ap1Seal] = Field(default=..., description="""The seal record, or null when none was supplied.""")
+    configuration: Ap1RunConfig = Field(default=..., description="""The resolved configuration that was scored.""")
+    dimensions: list[DimensionCell] = Field(default=..., description="""One cell per dimension and D7 sub-measure, in AP-1 order.""")
+    statusCounts: list[StatusCount] = Field(default=..., description="""How many executions ended with each status.""")
+    nonOutcomeCells: list[NonOutcomeCell] = Field(default=..., description="""Every execution that is not an answer (UNMEASURED, UNOBSERVABLE, VOID), with its reason.""")
+    unreadableRecords: list[UnreadableRecord] = Field(default=..., description="""Records that could not be scored, kept out of every count.""")
+    accuracy: AccuracySection = Field(default=..., description="""D1.""")
+    reproducibility: ReproducibilitySection = Field(default=..., description="""D2.""")
+    invocation: InvocationSection = Field(default=..., description="""D7.1 and D7.1b.""")
+    operandProvenance: ProvenanceSection = Field(default=..., description="""D7.2(a).""")
+    operationCorrectness: OperationSection = Field(default=..., description="""D7.2(b).""")
+    transcription: TranscriptionSection = Field(default=..., description="""D7.3.""")
+    releaseCoverage: CoverageSection = Field(default=..., description="""Release coverage.""")
+    answers: AnswersSection = Field(default=..., description="""Answer-level outcomes (AP-1 §6.8).""")
+    adjudication: AdjudicationSection = Field(default=..., description="""What went to human scorers, and what they agreed.""")
+    unmeasured: list[UnmeasuredDimension] = Field(default=..., description="""The dimensions the instrument does not measure, each with its reason.""")
+    limitations: list[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""What every reader should keep in mind.""")
+
+
+class ScorerIdentity(ConfiguredBaseModel):
+    """
+    The scorer that wrote a report.
+    """
+    name: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""Always apconform-ap1-scorer.""")
+    version: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The package version.""")
+    rulesVersion: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The version of the scoring rules.""")
+    sourceSha256: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The hash of the scorer's source files.""")
+    sourceHashMethod: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""How sourceSha256 is computed.""")
+
+
+class ScoredRun(ConfiguredBaseModel):
+    """
+    The run the report scores.
+    """
+    sealHash: Optional[Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')]] = Field(default=..., description="""The seal's composite hash, or null when no seal was supplied.""")
+    endpointUrl: Annotated[JsonStr, Field(pattern='^https?://[!-.0-~]+(/[!-~]*)?$', max_length=2048)] = Field(default=..., description="""The endpoint under test.""")
+    model: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The model under test.""")
+    ap1Version: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The AP-1 version.""")
+    ap1VersionDoi: Annotated[JsonStr, Field(pattern='^10\\.[0-9]{4,9}/[!-~]+$', max_length=256)] = Field(default=..., description="""The AP-1 version DOI.""")
+    instrumentVersion: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The instrument version that started the run, when the transcript says.""")
+    dimensionsClaimed: list[Ap1Dimension] = Field(default=..., description="""The dimensions the configuration claims.""")
+
+
+class ScoreIntegrity(ConfiguredBaseModel):
+    """
+    Whether the scored inputs are the sealed ones, whether the transcript's chain holds, and how much of the plan it covers.
+    """
+    sealSupplied: JsonBool = Field(default=..., description="""Whether a seal record was supplied.""")
+    inputs: list[InputCheck] = Field(default=..., description="""Each input's hash against the seal.""")
+    inputsMatchSeal: Optional[JsonBool] = Field(default=..., description="""Whether every input matches, or null without a seal.""")
+    statement: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""In words, including when the inputs differ from the seal.""")
+    transcript: TranscriptCheck = Field(default=..., description="""The transcript's chain.""")
+    plan: PlanCoverage = Field(default=..., description="""The plan's coverage.""")
+    adjudication: Optional[AdjudicationDigest] = Field(default=..., description="""The hash of the imported adjudication, or null.""")
+
+
+class InputCheck(ConfiguredBaseModel):
+    """
+    One input's hash against the seal.
+    """
+    name: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""config, fixture, questions, derivations or ap1Text.""")
+    sealedSha256: Optional[Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')]] = Field(default=..., description="""The sealed hash, or null without a seal.""")
+    actualSha256: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The hash of the input as scored.""")
+    matches: Optional[JsonBool] = Field(default=..., description="""Whether they are equal, or null without a seal.""")
+
+
+class TranscriptCheck(ConfiguredBaseModel):
+    """
+    The transcript as read.
+    """
+    verified: JsonBool = Field(default=..., description="""Whether every record's hash, seq and chain link held.""")
+    records: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Records read.""")
+    executions: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Execution records scored or listed.""")
+    sealHashes: list[Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')]] = Field(default=..., description="""The seal hashes the records name.""")
+    problems: list[TranscriptProblem] = Field(default=..., description="""Every fault found (at most 1000 listed).""")
+
+
+class TranscriptProblem(ConfiguredBaseModel):
+    """
+    One fault of the transcript, located.
+    """
+    line: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""The line, from 1.""")
+    seq: Optional[JsonStr] = Field(default=..., description="""The record's seq, when readable.""")
+    kind: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""What kind of fault.""")
+    message: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""In words.""")
+
+
+class PlanCoverage(ConfiguredBaseModel):
+    """
+    How the recorded cells cover the sealed plan.
+    """
+    planned: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Cells in the plan.""")
+    recorded: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Planned cells with a record.""")
+    missing: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Planned cells without one.""")
+    unplanned: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Recorded cells that are not in the plan.""")
+    duplicates: list[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""Cells recorded more than once.""")
+    finished: JsonBool = Field(default=..., description="""Whether the last record is run-finished.""")
+
+
+class AdjudicationDigest(ConfiguredBaseModel):
+    """
+    The imported adjudication.
+    """
+    sha256: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""Hash of its RFC 8785 bytes.""")
+
+
+class DimensionCell(ConfiguredBaseModel):
+    """
+    One dimension of the profile: status, n, evidence class, summary or reason.
+    """
+    dimension: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""D1 ... D7.4, or §6.8 for answer-level outcomes.""")
+    name: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""Its name.""")
+    claimed: JsonBool = Field(default=..., description="""Whether the configuration claims it.""")
+    status: DimensionStatus = Field(default=..., description="""What the cell holds.""")
+    n: Optional[Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)]] = Field(default=..., description="""The denominator, when there is one.""")
+    evidenceClass: Optional[EvidenceClass] = Field(default=..., description="""The evidence class, for invocation-based figures.""")
+    evidenceNote: JsonStr = Field(default=..., description="""Why no evidence class applies, when none does.""")
+    summary: JsonStr = Field(default=..., description="""The figure in words.""")
+    reason: JsonStr = Field(default=..., description="""Why it is unmeasured, when it is.""")
+
+
+class NonOutcomeCell(ConfiguredBaseModel):
+    """
+    An execution that is not an answer.
+    """
+    cellKey: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The cell.""")
+    status: ExecutionStatus = Field(default=..., description="""Its status.""")
+    reason: JsonStr = Field(default=..., description="""Why.""")
+
+
+class UnreadableRecord(ConfiguredBaseModel):
+    """
+    A record the scorer could not read.
+    """
+    record: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""Where it is.""")
+    message: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""What is wrong with it.""")
+
+
+class ProportionFigure(ConfiguredBaseModel):
+    """
+    k of n with its exact intervals, as decimal strings and in words.
+    """
+    k: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""The count.""")
+    n: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""The denominator.""")
+    counts: RateCounts = Field(default=..., description="""Whether k counts failures or successes.""")
+    rate: Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')] = Field(default=..., description="""k / n.""")
+    clopperPearsonLower: Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')] = Field(default=..., description="""Exact two-sided 95% lower bound.""")
+    clopperPearsonUpper: Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')] = Field(default=..., description="""Exact two-sided 95% upper bound.""")
+    upperBound95: Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')] = Field(default=..., description="""Exact one-sided 95% upper bound (1 - 0.05^(1/n) when k = 0).""")
+    wilsonLower: Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')] = Field(default=..., description="""Wilson 95% lower bound.""")
+    wilsonUpper: Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')] = Field(default=..., description="""Wilson 95% upper bound.""")
+    ruleOfThree: Optional[Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')]] = Field(default=..., description="""3/n, only when k = 0 and n >= 30.""")
+    text: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The rate in words, for example \"0/49; upper bound 5.9%\".""")
+
+
+class OutcomeCount(ConfiguredBaseModel):
+    """
+    How many of something carry one label.
+    """
+    outcome: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The label.""")
+    count: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""How many.""")
+
+
+class AccuracySection(ConfiguredBaseModel):
+    """
+    D1 accuracy: auto-scored and adjudicated apart, pooled, per condition, category and item.
+    """
+    autoScored: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Answers scored automatically.""")
+    correct: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Auto-scored CORRECT.""")
+    incorrect: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Auto-scored INCORRECT.""")
+    noFigure: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Auto-scored answers with no figure (kept out of the rate).""")
+    adjudicated: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Answers routed to adjudication (kept out of the rate).""")
+    unmeasurable: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Unreadable answers.""")
+    rate: Optional[ProportionFigure] = Field(default=..., description="""Correct among correct and incorrect, or null when none.""")
+    exactAtDeclaredPrecision: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Correct answers equal to the expected value at the declared precision, not only within tolerance.""")
+    figureOutcomes: list[OutcomeCount] = Field(default=..., description="""Figure identification outcomes.""")
+    byCondition: list[ConditionAccuracy] = Field(default=..., description="""Per condition.""")
+    perCategory: list[CategoryAccuracy] = Field(default=..., description="""Per category.""")
+    perItem: list[ItemAccuracy] = Field(default=..., description="""Per item.""")
+
+
+class ConditionAccuracy(ConfiguredBaseModel):
+    """
+    D1 under one condition.
+    """
+    condition: ConditionName = Field(default=..., description="""The condition.""")
+    correct: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Auto-scored CORRECT.""")
+    incorrect: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Auto-scored INCORRECT.""")
+    noFigure: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Auto-scored answers with no figure (kept out of the rate).""")
+    adjudicated: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Answers routed to adjudication (kept out of the rate).""")
+    unmeasurable: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Unreadable answers.""")
+    rate: Optional[ProportionFigure] = Field(default=..., description="""Correct among correct and incorrect, or null when none.""")
+
+
+class ItemAccuracy(ConfiguredBaseModel):
+    """
+    D1 of one item.
+    """
+    itemId: Annotated[JsonStr, Field(pattern='^[A-Za-z0-9][A-Za-z0-9_-]*$', max_length=64)] = Field(default=..., description="""The item.""")
+    correct: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Auto-scored CORRECT.""")
+    incorrect: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Auto-scored INCORRECT.""")
+    noFigure: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Auto-scored answers with no figure (kept out of the rate).""")
+    adjudicated: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Answers routed to adjudication (kept out of the rate).""")
+    unmeasurable: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Unreadable answers.""")
+    rate: Optional[ProportionFigure] = Field(default=..., description="""Correct among correct and incorrect, or null when none.""")
+
+
+class CategoryAccuracy(ConfiguredBaseModel):
+    """
+    D1 of one category; no category claim below 10 items.
+    """
+    category: Annotated[JsonStr, Field(pattern='^[a-z][a-z0-9_]*$', max_length=64)] = Field(default=..., description="""The category.""")
+    items: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Derivable items in it.""")
+    correct: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Auto-scored CORRECT.""")
+    incorrect: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Auto-scored INCORRECT.""")
+    noFigure: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Auto-scored answers with no figure (kept out of the rate).""")
+    adjudicated: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Answers routed to adjudication (kept out of the rate).""")
+    unmeasurable: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Unreadable answers.""")
+    rate: Optional[ProportionFigure] = Field(default=..., description="""Correct among correct and incorrect, or null when none.""")
+    claimAllowed: JsonBool = Field(default=..., description="""Whether the category has the 10 items AP-1 asks for a claim.""")
+    note: JsonStr = Field(default=..., description="""Why no claim is allowed, when it is not.""")
+
+
+class InvocationSection(ConfiguredBaseModel):
+    """
+    D7.1 per condition and per item and condition, with the drop ratio.
+    """
+    byCondition: list[ConditionInvocation] = Field(default=..., description="""Per condition (base is D7.1, instruction-removed D7.1b).""")
+    perItem: list[ItemInvocation] = Field(default=..., description="""Per item and condition.""")
+    dropRatio: DropRatioFigure = Field(default=..., description="""(I_base - I_removed) / I_base.""")
+    heldConstant: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""What was held constant between the conditions.""")
+    selfReports: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Answers claiming in prose that a tool was used (recorded only).""")
+    attestations: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Responses carrying an attestation (EV-1).""")
+    ev3Statement: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""Why EV-3 never appears.""")
+
+
+class ConditionInvocation(ConfiguredBaseModel):
+    """
+    Invocation under one condition.
+    """
+    condition: ConditionName = Field(default=..., description="""The condition.""")
+    ev2: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""EV-2 executions: the denominator.""")
+    invoked: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""EV-2 INVOKED.""")
+    notInvoked: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""EV-2 NOT-INVOKED: the failures.""")
+    ev1: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""EV-1 (self-reported) executions, counted apart.""")
+    ev0: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""EV-0 (unobservable) executions, counted apart.""")
+    unmeasured: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""UNMEASURED executions.""")
+    void: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""VOID executions.""")
+    failureRate: Optional[ProportionFigure] = Field(default=..., description="""Not invoked among EV-2, or null when there is no EV-2 record.""")
+
+
+class ItemInvocation(ConfiguredBaseModel):
+    """
+    Invocation of one item under one condition.
+    """
+    itemId: Annotated[JsonStr, Field(pattern='^[A-Za-z0-9][A-Za-z0-9_-]*$', max_length=64)] = Field(default=..., description="""The item.""")
+    condition: ConditionName = Field(default=..., description="""The condition.""")
+    ev2: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""EV-2 executions: the denominator.""")
+    invoked: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""EV-2 INVOKED.""")
+    notInvoked: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""EV-2 NOT-INVOKED: the failures.""")
+    ev1: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""EV-1 (self-reported) executions, counted apart.""")
+    ev0: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""EV-0 (unobservable) executions, counted apart.""")
+    unmeasured: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""UNMEASURED executions.""")
+    void: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""VOID executions.""")
+    failureRate: Optional[ProportionFigure] = Field(default=..., description="""Not invoked among EV-2, or null when there is no EV-2 record.""")
+
+
+class DropRatioFigure(ConfiguredBaseModel):
+    """
+    The D7.1b drop ratio.
+    """
+    value: Optional[Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')]] = Field(default=..., description="""The ratio, or null when it is undefined.""")
+    statement: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""How it was computed, or why it is undefined.""")
+
+
+class ProvenanceSection(ConfiguredBaseModel):
+    """
+    D7.2(a) operand provenance.
+    """
+    invocations: list[OutcomeCount] = Field(default=..., description="""Invocations by outcome.""")
+    originatedRate: Optional[ProportionFigure] = Field(default=..., description="""Originated among observable invocations.""")
+    unobservable: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Invocations whose operands cannot be observed.""")
+    observable: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Invocations grounded or originated.""")
+    unobservableStatement: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The unobservable share, declared.""")
+    executions: list[OutcomeCount] = Field(default=..., description="""Executions by outcome (NO-INVOCATION when nothing was called).""")
+    byCondition: list[ConditionProvenance] = Field(default=..., description="""Per condition.""")
+    operandSteps: list[OperandStepCount] = Field(default=..., description="""Operands by ladder step and resolution.""")
+    findings: list[OutcomeCount] = Field(default=..., description="""Quantisation, near-miss, sign-inversion, negated-constant and ambiguous-attribution findings.""")
+    perItem: list[ItemProvenance] = Field(default=..., description="""Per item.""")
+    audit: list[AuditEntry] = Field(default=..., description="""Every originated operand.""")
+
+
+class ConditionProvenance(ConfiguredBaseModel):
+    """
+    D7.2(a) under one condition.
+    """
+    condition: ConditionName = Field(default=..., description="""The condition.""")
+    invocations: list[OutcomeCount] = Field(default=..., description="""Invocations by outcome.""")
+    originatedRate: Optional[ProportionFigure] = Field(default=..., description="""Originated among observable invocations.""")
+    unobservable: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Invocations whose operands cannot be observed.""")
+    observable: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Invocations grounded or originated.""")
+
+
+class ItemProvenance(ConfiguredBaseModel):
+    """
+    D7.2(a) of one item.
+    """
+    itemId: Annotated[JsonStr, Field(pattern='^[A-Za-z0-9][A-Za-z0-9_-]*$', max_length=64)] = Field(default=..., description="""The item.""")
+    invocations: list[OutcomeCount] = Field(default=..., description="""Invocations by outcome.""")
+    originatedRate: Optional[ProportionFigure] = Field(default=..., description="""Originated among observable invocations.""")
+    unobservable: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Invocations whose operands cannot be observed.""")
+    observable: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Invocations grounded or originated.""")
+    executions: list[OutcomeCount] = Field(default=..., description="""Executions by outcome.""")
+
+
+class OperandStepCount(ConfiguredBaseModel):
+    """
+    Operands resolved at one ladder step with one resolution.
+    """
+    step: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""i, ii, iii, iv or v.""")
+    resolution: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The resolution.""")
+    grounded: JsonBool = Field(default=..., description="""Whether it grounds the operand.""")
+    count: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""How many.""")
+
+
+class AuditEntry(ConfiguredBaseModel):
+    """
+    One originated operand.
+    """
+    cellKey: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The execution.""")
+    itemId: Annotated[JsonStr, Field(pattern='^[A-Za-z0-9][A-Za-z0-9_-]*$', max_length=64)] = Field(default=..., description="""The item.""")
+    condition: ConditionName = Field(default=..., description="""The condition.""")
+    repeat: Annotated[JsonStr, Field(pattern='^[1-9][0-9]*$', max_length=12)] = Field(default=..., description="""The repeat.""")
+    call: Annotated[JsonStr, Field(pattern='^[1-9][0-9]*$', max_length=12)] = Field(default=..., description="""The call, from 1, among the execution's tool calls.""")
+    expression: JsonStr = Field(default=..., description="""The expression.""")
+    operand: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The operand's literal text.""")
+    resolution: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The kind of origination.""")
+    detail: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""What it negates or misses, in words.""")
+
+
+class OperationSection(ConfiguredBaseModel):
+    """
+    D7.2(b) operation correctness.
+    """
+    calls: list[OutcomeCount] = Field(default=..., description="""Calls by session outcome.""")
+    wrongRate: Optional[ProportionFigure] = Field(default=..., description="""WRONG-OPERATION among evaluable calls.""")
+    perCallOutcomes: list[OutcomeCount] = Field(default=..., description="""Calls by outcome before the session reclassification.""")
+    reclassified: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Calls the session reclassification made correct.""")
+    wrongSplit: WrongOperationSplit = Field(default=..., description="""Wrong operations by what the answer shows.""")
+    toolReturnDisagreements: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Calls where the scorer's evaluation differs from the calculator's return.""")
+    perItem: list[ItemOperation] = Field(default=..., description="""Per item.""")
+
+
+class ItemOperation(ConfiguredBaseModel):
+    """
+    D7.2(b) of one item.
+    """
+    itemId: Annotated[JsonStr, Field(pattern='^[A-Za-z0-9][A-Za-z0-9_-]*$', max_length=64)] = Field(default=..., description="""The item.""")
+    calls: list[OutcomeCount] = Field(default=..., description="""Calls by session outcome.""")
+    wrongRate: Optional[ProportionFigure] = Field(default=..., description="""WRONG-OPERATION among evaluable calls.""")
+    reclassified: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Reclassified calls.""")
+
+
+class WrongOperationSplit(ConfiguredBaseModel):
+    """
+    Wrong operations split by the answer they led to.
+    """
+    routeDivergence: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""The released answer was correct: another valid route.""")
+    wrong: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""The released answer was incorrect or absent.""")
+    undetermined: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""The answer awaits adjudication or could not be read.""")
+
+
+class TranscriptionSection(ConfiguredBaseModel):
+    """
+    D7.3 transcription fidelity.
+    """
+    outcomes: list[OutcomeCount] = Field(default=..., description="""Outcomes.""")
+    alteredRate: Optional[ProportionFigure] = Field(default=..., description="""Altered among exact and altered.""")
+    perItem: list[ItemTranscription] = Field(default=..., description="""Per item.""")
+    altered: list[AlteredRelease] = Field(default=..., description="""Every altered release.""")
+
+
+class ItemTranscription(ConfiguredBaseModel):
+    """
+    D7.3 of one item.
+    """
+    itemId: Annotated[JsonStr, Field(pattern='^[A-Za-z0-9][A-Za-z0-9_-]*$', max_length=64)] = Field(default=..., description="""The item.""")
+    outcomes: list[OutcomeCount] = Field(default=..., description="""Outcomes.""")
+    alteredRate: Optional[ProportionFigure] = Field(default=..., description="""Altered among exact and altered.""")
+
+
+class AlteredRelease(ConfiguredBaseModel):
+    """
+    One release that is not the last return.
+    """
+    cellKey: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The execution.""")
+    kind: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""EARLIER-RETURN or CHANGED.""")
+    released: Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')] = Field(default=..., description="""The released figure.""")
+    lastReturn: Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')] = Field(default=..., description="""The last return.""")
+    difference: Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')] = Field(default=..., description="""Released minus the last return at the declared precision.""")
+
+
+class CoverageSection(ConfiguredBaseModel):
+    """
+    Release coverage.
+    """
+    outcomes: list[OutcomeCount] = Field(default=..., description="""Outcomes.""")
+    partialRate: Optional[ProportionFigure] = Field(default=..., description="""Partially governed among governed and partially governed.""")
+    perItem: list[ItemCoverage] = Field(default=..., description="""Per item.""")
+    ungoverned: list[UngovernedRelease] = Field(default=..., description="""Every ungoverned figure.""")
+
+
+class ItemCoverage(ConfiguredBaseModel):
+    """
+    Release coverage of one item.
+    """
+    itemId: Annotated[JsonStr, Field(pattern='^[A-Za-z0-9][A-Za-z0-9_-]*$', max_length=64)] = Field(default=..., description="""The item.""")
+    outcomes: list[OutcomeCount] = Field(default=..., description="""Outcomes.""")
+    partialRate: Optional[ProportionFigure] = Field(default=..., description="""Partially governed among governed and partially governed.""")
+
+
+class UngovernedRelease(ConfiguredBaseModel):
+    """
+    A released figure matching the expected value that no return produced.
+    """
+    cellKey: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The execution.""")
+    figure: Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')] = Field(default=..., description="""The figure.""")
+    count: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""How often it appears in the answer.""")
+    finding: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""In words, with the observed returns.""")
+
+
+class AnswersSection(ConfiguredBaseModel):
+    """
+    Answer-level outcomes decided automatically, statuses, and what went to people.
+    """
+    outcomes: list[OutcomeCount] = Field(default=..., description="""Outcomes, statuses and ADJUDICATION.""")
+    routedToAdjudication: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Executions routed to two scorers.""")
+    byCondition: list[ConditionAnswers] = Field(default=..., description="""Per condition.""")
+    perItem: list[ItemAnswers] = Field(default=..., description="""Per item.""")
+
+
+class ConditionAnswers(ConfiguredBaseModel):
+    """
+    Answer-level outcomes under one condition.
+    """
+    condition: ConditionName = Field(default=..., description="""The condition.""")
+    outcomes: list[OutcomeCount] = Field(default=..., description="""Outcomes.""")
+
+
+class ItemAnswers(ConfiguredBaseModel):
+    """
+    Answer-level outcomes of one item.
+    """
+    itemId: Annotated[JsonStr, Field(pattern='^[A-Za-z0-9][A-Za-z0-9_-]*$', max_length=64)] = Field(default=..., description="""The item.""")
+    outcomes: list[OutcomeCount] = Field(default=..., description="""Outcomes.""")
+
+
+class ReproducibilitySection(ConfiguredBaseModel):
+    """
+    D2 reproducibility.
+    """
+    minimumRuns: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Successful runs AP-1 D2 needs per item.""")
+    classes: list[OutcomeCount] = Field(default=..., description="""Cells by mechanism class.""")
+    cells: list[SurfaceCell] = Field(default=..., description="""One per item, condition and surface.""")
+    parameterEcho: list[OutcomeCount] = Field(default=..., description="""Executions by echo status.""")
+    echoFindings: list[EchoFinding] = Field(default=..., description="""Platform findings of the echo check.""")
+    cap: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The D2 cap when the platform rejected a parameter.""")
+    structuralNote: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""Why STRUCTURAL is never assigned.""")
+
+
+class SurfaceCell(ConfiguredBaseModel):
+    """
+    D2 of one item, condition and surface.
+    """
+    itemId: Annotated[JsonStr, Field(pattern='^[A-Za-z0-9][A-Za-z0-9_-]*$', max_length=64)] = Field(default=..., description="""The item.""")
+    condition: ConditionName = Field(default=..., description="""The condition.""")
+    surface: ReproducibilitySurface = Field(default=..., description="""The surface.""")
+    successfulRuns: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Readable answers.""")
+    distinctValues: Optional[Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)]] = Field(default=..., description="""Distinct values, or null when unmeasured.""")
+    mechanismClass: MechanismClass = Field(default=..., description="""The class.""")
+    reason: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""Why.""")
+
+
+class EchoFinding(ConfiguredBaseModel):
+    """
+    A parameter the platform did not echo as sent.
+    """
+    parameter: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The parameter.""")
+    finding: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""What was found.""")
+    requested: JsonStr = Field(default=..., description="""The value sent.""")
+    echoed: Optional[JsonStr] = Field(default=..., description="""The value echoed, when one was.""")
+    count: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Executions with this finding.""")
+
+
+class AdjudicationSection(ConfiguredBaseModel):
+    """
+    Rows routed to people and, once imported, their agreed marks (never mixed with automated figures).
+    """
+    routed: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Rows routed.""")
+    routedByDimension: list[OutcomeCount] = Field(default=..., description="""Rows by dimension.""")
+    imported: JsonBool = Field(default=..., description="""Whether two scorers' marks were imported.""")
+    statement: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""How human marks are used.""")
+    scorers: Annotated[Optional[list[ScorerName]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The two scorers.""")
+    agreement: Annotated[Optional[list[AgreementResult]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Agreement per measure.""")
+    answerOutcomes: Annotated[Optional[list[OutcomeCount]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Agreed answer-level outcomes.""")
+    accuracy: Optional[ProportionFigure] = Field(default=None, description="""Agreed accuracy: correct among correct and incorrect.""")
+    noFigure: Annotated[Optional[Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Agreed NO-FIGURE marks.""")
+    byDimension: Annotated[Optional[list[HumanDimension]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Agreed marks of D5 and D6 rows.""")
+    unresolved: Annotated[Optional[Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Routed rows without an agreed outcome.""")
+    stale: Annotated[Optional[Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Imported rows that are no longer routed.""")
+
+
+class ScorerName(ConfiguredBaseModel):
+    """
+    A human scorer.
+    """
+    scorer: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""1 or 2.""")
+    name: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The scorer's name or id.""")
+
+
+class HumanDimension(ConfiguredBaseModel):
+    """
+    Agreed marks of one interpretive dimension.
+    """
+    dimension: AdjudicationDimension = Field(default=..., description="""The dimension.""")
+    n: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Agreed rows.""")
+    summary: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""Marks and counts.""")
+
+
+class AgreementResult(ConfiguredBaseModel):
+    """
+    Agreement of two scorers on one measure.
+    """
+    measure: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""Which mark.""")
+    n: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Rows both scorers marked.""")
+    agreed: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Rows with equal marks.""")
+    rawAgreement: Optional[Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')]] = Field(default=..., description="""agreed / n.""")
+    kappa: Optional[Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')]] = Field(default=..., description="""Cohen's kappa, or null when undefined.""")
+    caveat: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""Why kappa is undefined or unstable (n below 30).""")
+    disagreements: list[Disagreement] = Field(default=..., description="""Every disagreement.""")
+
+
+class Disagreement(ConfiguredBaseModel):
+    """
+    One row the scorers marked differently.
+    """
+    rowId: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The sheet row.""")
+    cellKey: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The execution.""")
+    scorer1: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""Scorer 1's mark.""")
+    scorer2: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""Scorer 2's mark.""")
+
+
+class UnmeasuredDimension(ConfiguredBaseModel):
+    """
+    A dimension the instrument does not measure.
+    """
+    dimension: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The dimension.""")
+    name: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""Its name.""")
+    reason: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""Why it is not measured.""")
+
+
+class Ap1Adjudication(ConfiguredBaseModel):
+    """
+    Two scorers' marks of the adjudication sheets of one run, merged: agreement per measure and every row with both marks and the agreed ones.
+    """
+    schemaVersion: Literal['apconform-ap1-adjudication/1'] = Field(default=..., description="""Always \"apconform-ap1-adjudication/1\".""")
+    sealHash: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The seal of the run.""")
+    scorers: list[AdjudicationScorer] = Field(default=..., description="""The two scorers and the hash of each filled-in sheet.""")
+    agreement: list[AgreementResult] = Field(default=..., description="""Agreement per measure.""")
+    rows: list[AdjudicatedRow] = Field(default=..., description="""Every row of the key.""")
+
+
+class AdjudicationScorer(ConfiguredBaseModel):
+    """
+    One scorer of an imported adjudication.
+    """
+    scorer: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""1 or 2.""")
+    name: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The scorer's name or id.""")
+    sheetSha256: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The hash of the filled-in sheet as imported.""")
+
+
+class AdjudicatedRow(ConfiguredBaseModel):
+    """
+    One row with both scorers' marks.
+    """
+    rowId: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The sheet row.""")
+    cellKey: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The execution.""")
+    dimension: AdjudicationDimension = Field(default=..., description="""The dimension.""")
+    itemId: Annotated[JsonStr, Field(pattern='^[A-Za-z0-9][A-Za-z0-9_-]*$', max_length=64)] = Field(default=..., description="""The item.""")
+    scorer1: ScorerMarks = Field(default=..., description="""Scorer 1's marks.""")
+    scorer2: ScorerMarks = Field(default=..., description="""Scorer 2's marks.""")
+    agreedOutcome: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The outcome both gave, or null.""")
+    agreedAccuracy: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The accuracy both gave, or null.""")
+
+
+class ScorerMarks(ConfiguredBaseModel):
+    """
+    One scorer's marks of one row (empty when not marked).
+    """
+    outcome: JsonStr = Field(default=..., description="""The outcome mark.""")
+    accuracy: JsonStr = Field(default=..., description="""The accuracy mark (D1 rows).""")
+    selectedValue: JsonStr = Field(default=..., description="""The value the system used (D6 rows).""")
+    notes: JsonStr = Field(default=..., description="""Reasoning.""")
+
+
 Ap1RunConfig.model_rebuild()
 Ap1Citation.model_rebuild()
 EndpointSettings.model_rebuild()
@@ -1116,3 +1820,55 @@ AttemptRecord.model_rebuild()
 ResponseRecord.model_rebuild()
 EchoedParameter.model_rebuild()
 ToolCallRecord.model_rebuild()
+Ap1ScoreReport.model_rebuild()
+ScorerIdentity.model_rebuild()
+ScoredRun.model_rebuild()
+ScoreIntegrity.model_rebuild()
+InputCheck.model_rebuild()
+TranscriptCheck.model_rebuild()
+TranscriptProblem.model_rebuild()
+PlanCoverage.model_rebuild()
+AdjudicationDigest.model_rebuild()
+DimensionCell.model_rebuild()
+NonOutcomeCell.model_rebuild()
+UnreadableRecord.model_rebuild()
+ProportionFigure.model_rebuild()
+OutcomeCount.model_rebuild()
+AccuracySection.model_rebuild()
+ConditionAccuracy.model_rebuild()
+ItemAccuracy.model_rebuild()
+CategoryAccuracy.model_rebuild()
+InvocationSection.model_rebuild()
+ConditionInvocation.model_rebuild()
+ItemInvocation.model_rebuild()
+DropRatioFigure.model_rebuild()
+ProvenanceSection.model_rebuild()
+ConditionProvenance.model_rebuild()
+ItemProvenance.model_rebuild()
+OperandStepCount.model_rebuild()
+AuditEntry.model_rebuild()
+OperationSection.model_rebuild()
+ItemOperation.model_rebuild()
+WrongOperationSplit.model_rebuild()
+TranscriptionSection.model_rebuild()
+ItemTranscription.model_rebuild()
+AlteredRelease.model_rebuild()
+CoverageSection.model_rebuild()
+ItemCoverage.model_rebuild()
+UngovernedRelease.model_rebuild()
+AnswersSection.model_rebuild()
+ConditionAnswers.model_rebuild()
+ItemAnswers.model_rebuild()
+ReproducibilitySection.model_rebuild()
+SurfaceCell.model_rebuild()
+EchoFinding.model_rebuild()
+AdjudicationSection.model_rebuild()
+ScorerName.model_rebuild()
+HumanDimension.model_rebuild()
+AgreementResult.model_rebuild()
+Disagreement.model_rebuild()
+UnmeasuredDimension.model_rebuild()
+Ap1Adjudication.model_rebuild()
+AdjudicationScorer.model_rebuild()
+AdjudicatedRow.model_rebuild()
+ScorerMarks.model_rebuild()

@@ -1,0 +1,75 @@
+"""Where each built-in persona's signature lands in a scored run: the demo's and the tests' check.
+
+The personas mark their tool-call ids with a code (``call_in_...`` for the
+inventing persona), the decliner's text is fixed, and a foreign shape ends its
+execution UNOBSERVABLE; this module pairs each transcript execution with its
+score line and reports, per persona, what the scorer made of it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from apconform.ap1.mock.personas import CODES
+
+__all__ = ["persona_of", "signatures"]
+
+_BY_CODE = {code: name for name, code in CODES.items()}
+
+
+def persona_of(execution: dict[str, Any]) -> str | None:
+    """The persona that played an execution, when its record shows it."""
+    for call in execution.get("toolCalls", []):
+        parts = str(call.get("id") or "").split("_")
+        if len(parts) >= 3 and parts[0] == "call" and parts[1] in _BY_CODE:
+            return _BY_CODE[parts[1]]
+    if execution.get("status") == "UNOBSERVABLE" and "shape" in str(execution.get("statusReason")):
+        return "foreign-shape"
+    text = str(execution.get("finalText") or "")
+    if "cannot determine" in text:
+        return "decline"
+    return None
+
+
+def signatures(run_dir: Path) -> dict[str, Counter[str]]:
+    """Per persona, counts of what the scorer found (keys such as "operand UNTRACEABLE")."""
+    scores = {}
+    with (run_dir / "report" / "executions.jsonl").open("rb") as handle:
+        for line in handle:
+            score = json.loads(line)
+            scores[score["cellKey"]] = score
+    audit = json.loads((run_dir / "report" / "score-report.json").read_text(encoding="utf-8"))
+    audited = {(a["cellKey"], a["operand"]) for a in audit["operandProvenance"]["audit"]}
+    found: dict[str, Counter[str]] = {}
+    with (run_dir / "transcript.jsonl").open("rb") as handle:
+        for line in handle:
+            record = json.loads(line)
+            execution = record.get("execution")
+            if record.get("kind") != "execution" or not isinstance(execution, dict):
+                continue
+            persona = persona_of(execution)
+            if persona is None:
+                continue
+            score = scores[execution["cellKey"]]
+            counter = found.setdefault(persona, Counter())
+            counter["executions"] += 1
+            for invocation in score["provenance"]["invocations"]:
+                for operand in invocation["operands"]:
+                    if not operand["grounded"]:
+                        counter[f"operand {operand['resolution']}"] += 1
+                        if (execution["cellKey"], operand["literal"]) in audited:
+                            counter["operand in audit"] += 1
+            if score["provenance"]["outcome"]:
+                counter[f"execution {score['provenance']['outcome']}"] += 1
+            if score["figure"] is not None:
+                counter[f"figure {score['figure']['outcome']}"] += 1
+            if score["answer"]["adjudication"]:
+                counter["routed to adjudication"] += 1
+            if score["invocation"]["evidenceClass"] is not None:
+                counter[f"evidence {score['invocation']['evidenceClass']}"] += 1
+            if score["transcription"] is not None:
+                counter[f"transcription {score['transcription']['outcome']}"] += 1
+    return found

@@ -1,0 +1,108 @@
+"""The scorer as a library over in-memory documents: for services, tests and notebooks.
+
+``prepare_inputs`` checks the sealed inputs once (as the seal does) and
+precomputes every item's traced values; ``score_execution`` then scores one
+record in well under a millisecond, ``rescore`` turns a list of transcript
+records into the full report, and ``rescore_bytes`` does the same from the
+transcript file's bytes, checking each line's hash over its exact bytes as
+``apconform ap1 rescore`` does. Nothing here reads or writes a file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from apconform.ap1.plan import load_run_inputs
+from apconform.ap1.scoring.context import ScoringInputs, scoring_inputs
+from apconform.ap1.scoring.execution import score_record
+from apconform.ap1.scoring.rescore import Rescorer, ScoreReport, rescore_records
+from apconform.core.canonical import sha256_text
+
+__all__ = ["prepare_inputs", "rescore", "rescore_bytes", "score_execution"]
+
+
+def prepare_inputs(documents: Mapping[str, Any]) -> ScoringInputs:
+    """Check and prepare the sealed inputs: ``config``, ``fixture``, ``questions``,
+    ``derivations`` and, optionally, ``ap1Text`` (checked against the configuration when given)."""
+    text = documents.get("ap1Text")
+    return scoring_inputs(
+        load_run_inputs(
+            config=documents["config"],
+            fixture=documents["fixture"],
+            questions=documents["questions"],
+            derivations=documents["derivations"],
+            ap1_text=text if isinstance(text, str) else None,
+        )
+    )
+
+
+def _prepared(sealed_inputs: ScoringInputs | Mapping[str, Any]) -> ScoringInputs:
+    if isinstance(sealed_inputs, ScoringInputs):
+        return sealed_inputs
+    return prepare_inputs(sealed_inputs)
+
+
+def score_execution(
+    record: Mapping[str, Any], sealed_inputs: ScoringInputs | Mapping[str, Any]
+) -> dict[str, Any]:
+    """Score one execution record (a transcript record or its ``execution`` member).
+
+    Pass a :class:`ScoringInputs` from :func:`prepare_inputs` when scoring many
+    records; a mapping of documents is prepared on every call. Raises
+    ``ApconformError`` (AP1-SCORE-RECORD) for a record that cannot be scored.
+    """
+    return score_record(record, _prepared(sealed_inputs)).to_json()
+
+
+def rescore(
+    transcript_records: Iterable[Any],
+    sealed_inputs: ScoringInputs | Mapping[str, Any],
+    *,
+    seal: dict[str, Any] | None = None,
+    adjudication: dict[str, Any] | None = None,
+) -> ScoreReport:
+    """Re-score transcript records (parsed JSON objects, in file order) into the score report.
+
+    With ``seal`` the report states whether the inputs' hashes equal the
+    sealed ones; with a merged ``adjudication`` it folds in the agreed human
+    marks.
+    """
+    text = sealed_inputs.get("ap1Text") if isinstance(sealed_inputs, Mapping) else None
+    return rescore_records(
+        transcript_records,
+        _prepared(sealed_inputs),
+        seal=seal,
+        adjudication=adjudication,
+        ap1_text_sha256=sha256_text(text) if isinstance(text, str) else None,
+    )
+
+
+def rescore_bytes(
+    transcript: bytes | Iterable[bytes],
+    sealed_inputs: ScoringInputs | Mapping[str, Any],
+    *,
+    seal: dict[str, Any] | None = None,
+    adjudication: dict[str, Any] | None = None,
+) -> ScoreReport:
+    """Re-score a transcript given as the bytes of its JSON-lines file (or its lines).
+
+    The report is the one ``apconform ap1 rescore`` writes for the same file,
+    byte for byte: each line is hash-checked over its own bytes, so an edit
+    that re-serialises a record identically still shows up.
+    """
+    text = sealed_inputs.get("ap1Text") if isinstance(sealed_inputs, Mapping) else None
+    rescorer = Rescorer(
+        _prepared(sealed_inputs),
+        seal=seal,
+        adjudication=adjudication,
+        ap1_text_sha256=sha256_text(text) if isinstance(text, str) else None,
+    )
+    if isinstance(transcript, bytes):
+        lines = transcript.split(b"\n")
+        if lines and lines[-1] == b"":
+            lines.pop()
+        transcript = lines
+    for raw in transcript:
+        rescorer.add_line(raw[:-1] if raw.endswith(b"\n") else raw)
+    return rescorer.finish()

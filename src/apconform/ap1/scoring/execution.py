@@ -1,0 +1,252 @@
+"""Scoring one execution record against the sealed inputs: every automated measurement at once.
+
+This is the function a service calls per record: it reads the record (never
+trusting its shape), then runs invocation, figure identification, D1, operand
+provenance and operation correctness per call (with the session
+reclassification), transcription, release coverage, the parameter echo and the
+answer-level composition. It writes nothing and keeps no state between calls.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from apconform.ap1.calc_parse import CalcSyntaxError
+from apconform.ap1.scoring.accuracy import score_accuracy
+from apconform.ap1.scoring.answers import compose_answer
+from apconform.ap1.scoring.context import ItemContext, Rules, ScoringInputs
+from apconform.ap1.scoring.expression import analyse
+from apconform.ap1.scoring.figures import UNMEASURABLE, FigureResult, identify_figure
+from apconform.ap1.scoring.invocation import classify_invocation
+from apconform.ap1.scoring.operation import CallOperation, classify_call, classify_session
+from apconform.ap1.scoring.provenance import (
+    EarlierReturn,
+    InvocationProvenance,
+    execution_outcome,
+    resolve_invocation,
+)
+from apconform.ap1.scoring.record import (
+    ExecutionView,
+    RecordUnreadable,
+    ToolCallView,
+    read_execution,
+)
+from apconform.ap1.scoring.reproducibility import parameter_echo
+from apconform.ap1.scoring.tokens import Token, TokenAmbiguity, extract_tokens
+from apconform.ap1.scoring.transcription import check_coverage, check_transcription
+from apconform.core.errors import ApconformError, define_code
+
+__all__ = [
+    "RECORD_UNSCORABLE",
+    "ExecutionScore",
+    "score_calls",
+    "score_record",
+    "score_view",
+]
+
+RECORD_UNSCORABLE = define_code(
+    "AP1-SCORE-RECORD",
+    "An execution record cannot be scored",
+    "Score records exactly as the instrument wrote them, against the sealed inputs of their run.",
+    exit_status=1,
+    http_status=422,
+)
+
+
+@dataclass(frozen=True)
+class ExecutionScore:
+    """Every automated measurement of one execution."""
+
+    view: ExecutionView
+    item: ItemContext
+    invocation: dict[str, Any]
+    figure: FigureResult | None
+    accuracy: dict[str, Any] | None
+    provenance: tuple[InvocationProvenance, ...]
+    provenance_outcome: str | None
+    operations: tuple[CallOperation, ...]
+    reclassified: int
+    transcription: dict[str, Any] | None
+    coverage: dict[str, Any] | None
+    answer: dict[str, Any]
+    echo: dict[str, Any]
+    surfaces: dict[str, str] | None
+
+    def to_json(self) -> dict[str, Any]:
+        """The per-execution score document (one line of executions.jsonl)."""
+        view = self.view
+        return {
+            "cellKey": view.cell_key,
+            "condition": view.condition,
+            "itemId": view.item_id,
+            "repeat": view.repeat,
+            "status": view.status,
+            "statusReason": view.status_reason,
+            "invocation": self.invocation,
+            "figure": None if self.figure is None else self.figure.to_json(),
+            "accuracy": self.accuracy,
+            "provenance": {
+                "outcome": self.provenance_outcome,
+                "invocations": [p.to_json() for p in self.provenance],
+            },
+            "operation": {
+                "calls": [o.to_json() for o in self.operations],
+                "reclassified": str(self.reclassified),
+            },
+            "transcription": self.transcription,
+            "coverage": self.coverage,
+            "answer": self.answer,
+            "parameterEcho": self.echo,
+        }
+
+
+def _tokens(text: str | None, figure: FigureResult, inputs: ScoringInputs) -> tuple[Token, ...]:
+    if figure.tokens or not text:
+        return figure.tokens
+    rules = inputs.rules
+    try:
+        return tuple(
+            extract_tokens(
+                text,
+                decimal_sep=rules.decimal_separator,
+                grouping_sep=rules.grouping_separator,
+                currencies=rules.currency_symbols,
+            )
+        )
+    except TokenAmbiguity:
+        return ()
+
+
+def score_calls(
+    calls: Sequence[ToolCallView], item: ItemContext, rules: Rules, tool_name: str, argument: str
+) -> tuple[list[InvocationProvenance], list[CallOperation], list[tuple[int, Decimal]]]:
+    """D7.2(a) and per-call D7.2(b) of each call of the required tool, in order; the returns."""
+    earlier: list[EarlierReturn] = []
+    provenance: list[InvocationProvenance] = []
+    operations: list[CallOperation] = []
+    returns: list[tuple[int, Decimal]] = []
+    for call in calls:
+        if call.name != item.required_operation or call.name != tool_name:
+            continue
+        expression = call.argument(argument)
+        result = call.result()
+        if expression is None:
+            why = f'the arguments are not a JSON object with a string member "{argument}"'
+            invocation = resolve_invocation(
+                call.number, None, None, item, rules, earlier, unreadable=why
+            )
+            operation = classify_call(call.number, None, (), item, reason=why)
+        else:
+            try:
+                analysed = analyse(expression, rules.rounding)
+            except CalcSyntaxError as exc:
+                why = f"the expression cannot be parsed: {exc}"
+                invocation = resolve_invocation(
+                    call.number, expression, None, item, rules, earlier, unreadable=why
+                )
+                operation = classify_call(call.number, None, (), item, reason=why)
+            else:
+                invocation = resolve_invocation(
+                    call.number,
+                    expression,
+                    analysed.operands,
+                    item,
+                    rules,
+                    earlier,
+                    precision_arguments=analysed.precision_arguments,
+                )
+                operation = classify_call(
+                    call.number,
+                    analysed.value,
+                    [o.value for o in analysed.operands],
+                    item,
+                    reason=None if analysed.value is not None else analysed.failure,
+                    tool_value=result,
+                )
+        provenance.append(invocation)
+        operations.append(operation)
+        if result is not None:
+            earlier.append(
+                EarlierReturn(call.number, result, invocation.outcome == "OPERANDS-GROUNDED")
+            )
+            returns.append((call.number, result))
+    return provenance, operations, returns
+
+
+def _surfaces(view: ExecutionView, tokens: tuple[Token, ...]) -> dict[str, str]:
+    figures = [format(t.value.normalize(), "f") for t in tokens]
+    return {
+        "figures": json.dumps(figures),
+        "toolArguments": json.dumps([c.arguments_raw for c in view.tool_calls]),
+        "prose": view.final_text or "",
+    }
+
+
+def score_view(view: ExecutionView, inputs: ScoringInputs) -> ExecutionScore:
+    """Score an execution already read with :func:`read_execution`."""
+    item = inputs.items.get(view.item_id)
+    if item is None:
+        raise ApconformError(
+            RECORD_UNSCORABLE,
+            f"item {view.item_id} is not in the sealed question set",
+            path="$.itemId",
+        )
+    rules = inputs.rules
+    invocation = classify_invocation(view, item.required_operation)
+    tool_name, argument = inputs.tools[view.condition]
+    provenance, operations, returns = score_calls(view.tool_calls, item, rules, tool_name, argument)
+    session, moved = classify_session(operations)
+    originated = execution_outcome(provenance)
+    origin_kinds = sorted({o.resolution for p in provenance for o in p.operands if not o.grounded})
+    figure = accuracy = transcription = coverage = None
+    surfaces = None
+    if view.status == "EXECUTED":
+        figure = identify_figure(view.final_text, item, rules, last_body=view.last_body())
+        tokens = _tokens(view.final_text, figure, inputs)
+        accuracy = score_accuracy(figure, item, rules)
+        transcription = check_transcription(figure, returns, rules)
+        coverage = check_coverage(tokens, [v for _, v in returns], item, rules)
+        if figure.outcome != UNMEASURABLE:
+            surfaces = _surfaces(view, tokens)
+    elif view.status == "UNOBSERVABLE":
+        figure = FigureResult(UNMEASURABLE, view.status_reason or "the response cannot be read")
+        accuracy = score_accuracy(figure, item, rules)
+    answer = compose_answer(
+        view.status,
+        view.status_reason,
+        figure,
+        accuracy,
+        invocation,
+        originated,
+        origin_kinds,
+        transcription,
+    )
+    return ExecutionScore(
+        view=view,
+        item=item,
+        invocation=invocation,
+        figure=figure,
+        accuracy=accuracy,
+        provenance=tuple(provenance),
+        provenance_outcome=originated,
+        operations=tuple(session),
+        reclassified=moved,
+        transcription=transcription,
+        coverage=coverage,
+        answer=answer,
+        echo=parameter_echo(view),
+        surfaces=surfaces,
+    )
+
+
+def score_record(record: Mapping[str, Any], inputs: ScoringInputs) -> ExecutionScore:
+    """Read and score one record; an unreadable record is refused with AP1-SCORE-RECORD."""
+    try:
+        view = read_execution(record)
+    except RecordUnreadable as exc:
+        raise ApconformError(RECORD_UNSCORABLE, str(exc), path="$") from None
+    return score_view(view, inputs)

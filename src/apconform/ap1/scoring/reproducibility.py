@@ -1,0 +1,133 @@
+"""D2 reproducibility: what repeats of one item released, and by what mechanism it could be stable.
+
+Per item, condition and surface (released figures, tool arguments, prose) the
+scorer collects the distinct values over the successful repeats; an
+unmeasured, unreadable or VOID execution is never a value. The mechanism class
+is UNMEASURED below AP-1's 50 successful runs (never "one distinct value" from
+too few runs); CONFIGURED only when the stochastic part was pinned (temperature
+0 sent), every response echoed exactly the sampling parameters sent, no
+parameter was rejected by the platform, and one distinct value was seen;
+otherwise OBSERVED-ONLY. STRUCTURAL needs an architectural argument that no
+transcript can show, so the scorer never assigns it.
+
+The parameter echo compares, per round, every parameter sent with what the
+response reports it applied: VERIFIED when all are echoed and equal, MISMATCH
+when any differs (a platform finding: the parameter was silently ignored or
+changed), UNVERIFIED otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal, InvalidOperation
+from functools import lru_cache
+from typing import Any
+
+from apconform.ap1.scoring.record import ExecutionView
+
+__all__ = [
+    "D2_MINIMUM_RUNS",
+    "MISMATCH",
+    "UNVERIFIED",
+    "VERIFIED",
+    "mechanism_class",
+    "parameter_echo",
+]
+
+D2_MINIMUM_RUNS = 50
+VERIFIED = "VERIFIED"
+UNVERIFIED = "UNVERIFIED"
+MISMATCH = "MISMATCH"
+
+
+@lru_cache(maxsize=1024)
+def _same(sent: str, echoed_json: str) -> bool:
+    try:
+        echoed = json.loads(echoed_json, parse_float=Decimal, parse_int=Decimal)
+    except ValueError:
+        return False
+    if isinstance(echoed, Decimal):
+        try:
+            return Decimal(sent) == echoed
+        except InvalidOperation:
+            return False
+    return isinstance(echoed, str) and echoed == sent
+
+
+def _pairs(round_: dict[str, Any]) -> tuple[dict[str, str], dict[str, str]]:
+    request = round_.get("request")
+    response = round_.get("response")
+    sent: dict[str, str] = {}
+    echoed: dict[str, str] = {}
+    for entry in request.get("samplingAsSent", ()) if isinstance(request, dict) else ():
+        if isinstance(entry, dict) and isinstance(entry.get("sent"), str):
+            sent[str(entry.get("name"))] = entry["sent"]
+    for entry in response.get("samplingEchoed", ()) if isinstance(response, dict) else ():
+        if isinstance(entry, dict) and isinstance(entry.get("valueJson"), str):
+            echoed[str(entry.get("name"))] = entry["valueJson"]
+    return sent, echoed
+
+
+def parameter_echo(view: ExecutionView) -> dict[str, Any]:
+    """The echo status of one execution and its findings (each parameter once)."""
+    findings: dict[tuple[str, str], dict[str, str]] = {}
+    compared = verified = 0
+    for round_ in view.rounds:
+        if not isinstance(round_.get("response"), dict):
+            continue
+        sent, echoed = _pairs(round_)
+        for name, value in sent.items():
+            compared += 1
+            if name not in echoed:
+                findings.setdefault(
+                    (name, "not-echoed"),
+                    {"parameter": name, "requested": value, "finding": "requested but not echoed"},
+                )
+            elif _same(value, echoed[name]):
+                verified += 1
+            else:
+                findings.setdefault(
+                    (name, "mismatch"),
+                    {
+                        "parameter": name,
+                        "requested": value,
+                        "echoed": echoed[name],
+                        "finding": "the platform reports another value than the one sent "
+                        "(silently ignored or changed)",
+                    },
+                )
+    if any(kind == "mismatch" for _, kind in findings):
+        status = MISMATCH
+    elif compared and verified == compared:
+        status = VERIFIED
+    else:
+        status = UNVERIFIED
+    return {"status": status, "findings": list(findings.values())}
+
+
+def mechanism_class(
+    successful: int, distinct: int, *, pinned: bool, echo_verified: bool, capped: bool
+) -> tuple[str, str]:
+    """(class, reason) for one item, condition and surface."""
+    if successful < D2_MINIMUM_RUNS:
+        return (
+            "UNMEASURED",
+            f"{successful} successful run(s); AP-1 D2 needs at least {D2_MINIMUM_RUNS} per item",
+        )
+    if distinct == 1 and pinned and echo_verified and not capped:
+        return (
+            "CONFIGURED",
+            "temperature 0 was sent, every response echoed the parameters sent, and one "
+            f"distinct value was seen over {successful} runs",
+        )
+    why = []
+    if not pinned:
+        why.append("temperature 0 was not sent")
+    if not echo_verified:
+        why.append("not every response echoed the parameters sent")
+    if capped:
+        why.append("a sampling parameter was rejected by the platform (caps D2)")
+    if distinct != 1:
+        why.append(f"{distinct} distinct values")
+    detail = "; ".join(why) if why else "stable, but no mechanism pins it"
+    return "OBSERVED-ONLY", f"{successful} runs: {detail}"

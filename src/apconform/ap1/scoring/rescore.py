@@ -1,0 +1,208 @@
+"""Re-scoring a transcript: one streaming pass from records (or raw lines) to the score report.
+
+The transcript is read once, in order. Each line's chain is checked as it
+passes (its own hash over its bytes, the previous record's hash, consecutive
+seq numbers, one record per cell) and each execution is scored and folded into
+the counts; only counts, the audit lists and the rows for human scorers are
+kept, so memory does not grow with the length of the transcript. The same
+records, sealed inputs and scorer always give the same report bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from apconform.ap1.scoring.adjudication_sheets import sheet_rows
+from apconform.ap1.scoring.aggregate import Accumulator
+from apconform.ap1.scoring.context import ScoringInputs
+from apconform.ap1.scoring.execution import score_view
+from apconform.ap1.scoring.record import RecordUnreadable, read_execution
+from apconform.ap1.scoring.report import RunFacts, build_report
+from apconform.ap1.transcript import GENESIS, record_hash
+
+__all__ = ["Rescorer", "ScoreReport", "execution_line", "rescore_records"]
+
+_TAIL = len(b',"sha256":"') + 64 + 2
+_MAX_LINE = 64 * 1024 * 1024
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def execution_line(document: dict[str, Any]) -> str:
+    """One line of executions.jsonl (sorted keys, UTF-8, no spaces)."""
+    return json.dumps(document, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+@dataclass
+class ScoreReport:
+    """The report document and what is written beside it."""
+
+    document: dict[str, Any]
+    sheet_rows: list[dict[str, Any]]
+    seal_hash: str
+
+    def json_text(self) -> str:
+        return "".join(self.json_chunks())
+
+    def json_chunks(self) -> Iterator[str]:
+        """The score-report.json text in pieces, the same bytes as :meth:`json_text`."""
+        yield from json.JSONEncoder(indent=2, ensure_ascii=False).iterencode(self.document)
+        yield "\n"
+
+
+@dataclass
+class Rescorer:
+    """Feed records or lines, then call :meth:`finish`."""
+
+    inputs: ScoringInputs
+    seal: dict[str, Any] | None = None
+    ap1_text_sha256: str | None = None
+    adjudication: dict[str, Any] | None = None
+    on_execution: Callable[[dict[str, Any]], None] | None = None
+    acc: Accumulator = field(default_factory=Accumulator)
+    facts: RunFacts | None = None
+    _prev: str = GENESIS
+    _seq: int = 0
+    _cells: set[str] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self.facts = RunFacts(self.seal, self.inputs.inputs.documents, self.ap1_text_sha256)
+        self.facts.adjudication = self.adjudication
+        for item in self.inputs.inputs.questions.items:
+            if "adversarialClass" in item.model_fields_set:
+                self.acc.interpretive[item.id] = ("D5", str(item.adversarialClass))
+            elif "conflictClass" in item.model_fields_set:
+                self.acc.interpretive[item.id] = ("D6", str(item.conflictClass))
+
+    def _problem(self, line: int, seq: Any, kind: str, message: str) -> None:
+        assert self.facts is not None
+        if len(self.facts.problems) < 1000:
+            self.facts.problems.append(
+                {
+                    "line": str(line),
+                    "seq": seq if isinstance(seq, str) else None,
+                    "kind": kind,
+                    "message": message,
+                }
+            )
+
+    def add_line(self, raw: bytes) -> None:
+        """One transcript line (without its newline), checked and scored."""
+        line = self._seq + 1
+        if len(raw) > _MAX_LINE:
+            self._problem(line, None, "not-a-record", "the line is longer than 64 MiB")
+            self._seq += 1
+            return
+        try:
+            record = json.loads(raw, parse_constant=_refuse_constant)
+        except (ValueError, RecursionError) as exc:
+            self._problem(line, None, "not-a-record", f"the line is not JSON: {exc}")
+            self._seq += 1
+            return
+        stored = record.get("sha256") if isinstance(record, dict) else None
+        if isinstance(stored, str) and raw.endswith(b'"}') and len(raw) > _TAIL:
+            body = raw[:-_TAIL] + b"}"
+            if (
+                raw[-_TAIL:] != b',"sha256":"' + stored.encode() + b'"}'
+                or hashlib.sha256(body).hexdigest() != stored
+            ):
+                self._problem(
+                    line, record.get("seq"), "edited", "the record's bytes do not match its sha256"
+                )
+        else:
+            self._problem(line, None, "edited", "the line does not end with its sha256 member")
+        self.add_record(record, line=line, hashed=True)
+
+    def add_record(self, record: Any, *, line: int | None = None, hashed: bool = False) -> None:
+        """One parsed transcript record (a dict), checked and scored."""
+        assert self.facts is not None
+        self._seq += 1
+        line = line if line is not None else self._seq
+        self.facts.records += 1
+        if not isinstance(record, dict):
+            self._problem(line, None, "not-a-record", "the record is not a JSON object")
+            return
+        seq = record.get("seq")
+        if not hashed and record.get("sha256") != _safe_hash(record):
+            self._problem(line, seq, "edited", "the record's content does not match its sha256")
+        if seq != str(self._seq - 1):
+            self._problem(line, seq, "sequence", f"expected seq {self._seq - 1}")
+        if record.get("prevSha256") != self._prev:
+            self._problem(line, seq, "chain", "prevSha256 does not match the previous record")
+        self._prev = str(record.get("sha256"))
+        if isinstance(record.get("sealHash"), str):
+            self.facts.seal_hashes.add(record["sealHash"])
+        kind = record.get("kind")
+        if kind == "run-started" and isinstance(record.get("runStarted"), dict):
+            self.facts.run_started = self.facts.run_started or record["runStarted"]
+        self.facts.finished = kind == "run-finished"
+        if kind == "execution":
+            self._execution(record, line)
+
+    def _execution(self, record: Mapping[str, Any], line: int) -> None:
+        assert self.facts is not None
+        try:
+            view = read_execution(record)
+        except RecordUnreadable as exc:
+            self.acc.record_unreadable(f"line {line}", str(exc))
+            return
+        if view.cell_key in self._cells:
+            self.facts.duplicates.append(view.cell_key)
+            self._problem(line, record.get("seq"), "duplicate-cell", f"cell {view.cell_key} again")
+            return
+        self._cells.add(view.cell_key)
+        self.facts.recorded.append(view.cell_key)
+        try:
+            score = score_view(view, self.inputs)
+        except Exception as exc:  # an item outside the sealed set, for one
+            self.acc.record_unreadable(f"line {line}", str(exc))
+            return
+        self.acc.add(score)
+        if self.on_execution is not None:
+            self.on_execution(score.to_json())
+
+    def finish(self) -> ScoreReport:
+        """Build the report (call once, after the last record)."""
+        assert self.facts is not None
+        document = build_report(self.acc, self.inputs, self.facts)
+        seal_hash = (
+            self.seal["sealHash"]
+            if self.seal is not None
+            else _fallback_seal(self.facts.seal_hashes)
+        )
+        rows = sheet_rows(self.acc.routed, self.inputs, seal_hash)
+        return ScoreReport(document, rows, seal_hash)
+
+
+def _safe_hash(record: dict[str, Any]) -> str | None:
+    try:
+        return record_hash(record)
+    except Exception:
+        return None
+
+
+def _fallback_seal(hashes: set[str]) -> str:
+    return sorted(hashes)[0] if hashes else "0" * 64
+
+
+def rescore_records(
+    records: Iterable[Any],
+    inputs: ScoringInputs,
+    *,
+    seal: dict[str, Any] | None = None,
+    adjudication: dict[str, Any] | None = None,
+    ap1_text_sha256: str | None = None,
+) -> ScoreReport:
+    """Re-score in-memory transcript records (each a parsed JSON object)."""
+    rescorer = Rescorer(
+        inputs, seal=seal, adjudication=adjudication, ap1_text_sha256=ap1_text_sha256
+    )
+    for record in records:
+        rescorer.add_record(record)
+    return rescorer.finish()

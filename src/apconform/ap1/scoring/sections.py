@@ -1,0 +1,211 @@
+"""The measured sections of the score report, each built from the accumulated counts.
+
+Every rate is given pooled and per item (repeats of one item are not
+independent trials), with n and its intervals; every count list is sorted by
+label so the document is the same for the same transcript.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from decimal import Decimal
+from typing import Any
+
+from apconform.ap1.scoring.aggregate import Accumulator, Cell
+from apconform.ap1.scoring.context import ScoringInputs
+from apconform.ap1.scoring.rates import rate
+
+__all__ = [
+    "CONDITIONS",
+    "accuracy_section",
+    "counts",
+    "coverage_section",
+    "invocation_section",
+    "item_ids",
+    "total",
+    "transcription_section",
+]
+
+CONDITIONS = ("base", "instruction-removed")
+
+
+def counts(counter: Counter[str]) -> list[dict[str, str]]:
+    """[{"outcome", "count"}] sorted by outcome, zero counts left out."""
+    return [{"outcome": k, "count": str(v)} for k, v in sorted(counter.items()) if v]
+
+
+def total(
+    acc: Accumulator, attribute: str, *, item: str | None = None, condition: str | None = None
+) -> Counter[str]:
+    """The sum of one counter over the cells matching item and condition."""
+    out: Counter[str] = Counter()
+    for (item_id, cond), cell in acc.cells.items():
+        if (item is None or item_id == item) and (condition is None or cond == condition):
+            out.update(getattr(cell, attribute))
+    return out
+
+
+def item_ids(inputs: ScoringInputs, acc: Accumulator) -> list[str]:
+    """Items in question-set order that have at least one record."""
+    seen = {item for item, _ in acc.cells}
+    return [item.id for item in inputs.inputs.questions.items if item.id in seen]
+
+
+def _cells(acc: Accumulator, item: str) -> Iterable[Cell]:
+    return (acc.cells[(item, c)] for c in CONDITIONS if (item, c) in acc.cells)
+
+
+def _accuracy_numbers(counter: Counter[str]) -> dict[str, Any]:
+    correct, incorrect = counter["CORRECT"], counter["INCORRECT"]
+    return {
+        "correct": str(correct),
+        "incorrect": str(incorrect),
+        "noFigure": str(counter["NO-FIGURE"]),
+        "adjudicated": str(counter["ADJUDICATE"]),
+        "unmeasurable": str(counter["UNMEASURABLE"]),
+        "rate": rate(correct, correct + incorrect, failures=False),
+    }
+
+
+def accuracy_section(acc: Accumulator, inputs: ScoringInputs) -> dict[str, Any]:
+    """D1, auto-scored and adjudicated apart, per category (10 items to claim), item, condition."""
+    pooled = total(acc, "accuracy")
+    exact = sum(cell.exact_at_precision for cell in acc.cells.values())
+    categories: dict[str, list[str]] = {}
+    for item in inputs.inputs.questions.items:
+        if item.derivable:
+            categories.setdefault(item.category, []).append(item.id)
+    per_category = []
+    for category, members in categories.items():
+        counter: Counter[str] = Counter()
+        for item_id in members:
+            counter.update(total(acc, "accuracy", item=item_id))
+        allowed = len(members) >= 10
+        per_category.append(
+            {
+                "category": category,
+                "items": str(len(members)),
+                **_accuracy_numbers(counter),
+                "claimAllowed": allowed,
+                "note": ""
+                if allowed
+                else f"{len(members)} items: below AP-1's 10, no category claim",
+            }
+        )
+    return {
+        "autoScored": str(pooled["CORRECT"] + pooled["INCORRECT"] + pooled["NO-FIGURE"]),
+        **_accuracy_numbers(pooled),
+        "exactAtDeclaredPrecision": str(exact),
+        "figureOutcomes": counts(total(acc, "figure")),
+        "byCondition": [
+            {"condition": c, **_accuracy_numbers(total(acc, "accuracy", condition=c))}
+            for c in CONDITIONS
+        ],
+        "perCategory": per_category,
+        "perItem": [
+            {"itemId": i, **_accuracy_numbers(total(acc, "accuracy", item=i))}
+            for i in item_ids(inputs, acc)
+        ],
+    }
+
+
+def _invocation_numbers(counter: Counter[str]) -> dict[str, Any]:
+    invoked, missed = counter["EV-2 INVOKED"], counter["EV-2 NOT-INVOKED"]
+    return {
+        "ev2": str(invoked + missed),
+        "invoked": str(invoked),
+        "notInvoked": str(missed),
+        "ev1": str(counter["EV-1"]),
+        "ev0": str(counter["EV-0"]),
+        "unmeasured": str(counter["UNMEASURED"]),
+        "void": str(counter["VOID"]),
+        "failureRate": rate(missed, invoked + missed, failures=True),
+    }
+
+
+def _drop_ratio(acc: Accumulator) -> dict[str, Any]:
+    base = total(acc, "evidence", condition="base")
+    removed = total(acc, "evidence", condition="instruction-removed")
+    n_base = base["EV-2 INVOKED"] + base["EV-2 NOT-INVOKED"]
+    n_removed = removed["EV-2 INVOKED"] + removed["EV-2 NOT-INVOKED"]
+    if n_base == 0 or n_removed == 0 or base["EV-2 INVOKED"] == 0:
+        return {
+            "value": None,
+            "statement": "UNDEFINED: the base invocation rate is zero or a condition has no "
+            "EV-2 observation, so (I_base - I_removed) / I_base has no value",
+        }
+    i_base = Decimal(base["EV-2 INVOKED"]) / n_base
+    i_removed = Decimal(removed["EV-2 INVOKED"]) / n_removed
+    value = (i_base - i_removed) / i_base
+    return {
+        "value": format(value.quantize(Decimal("1E-10")).normalize(), "f"),
+        "statement": f"(I_base - I_removed) / I_base with I_base = {base['EV-2 INVOKED']}/{n_base} "
+        f"and I_removed = {removed['EV-2 INVOKED']}/{n_removed} (EV-2 records only)",
+    }
+
+
+def invocation_section(acc: Accumulator, inputs: ScoringInputs) -> dict[str, Any]:
+    """D7.1 and D7.1b per condition, per item and condition, with the drop ratio."""
+    varies = str(inputs.inputs.config.model.conditions.varies)
+    return {
+        "byCondition": [
+            {"condition": c, **_invocation_numbers(total(acc, "evidence", condition=c))}
+            for c in CONDITIONS
+        ],
+        "perItem": [
+            {"itemId": i, "condition": c, **_invocation_numbers(acc.cells[(i, c)].evidence)}
+            for i in item_ids(inputs, acc)
+            for c in CONDITIONS
+            if (i, c) in acc.cells
+        ],
+        "dropRatio": _drop_ratio(acc),
+        "heldConstant": f"Only {varies} differs between the conditions; the tool, tool choice, "
+        "sampling parameters, message layout and delivered data are identical (refused at "
+        "sealing otherwise).",
+        "selfReports": str(acc.self_reports),
+        "attestations": str(acc.attestations),
+        "ev3Statement": "EV-3 is never emitted: the instrument verifies no attestation signature "
+        "or ledger entry.",
+    }
+
+
+def _transcription_numbers(counter: Counter[str]) -> dict[str, Any]:
+    exact = counter["TRANSCRIBED-EXACT"]
+    altered = sum(v for k, v in counter.items() if k.startswith("TRANSCRIBED-ALTERED"))
+    return {
+        "outcomes": counts(counter),
+        "alteredRate": rate(altered, exact + altered, failures=True),
+    }
+
+
+def transcription_section(acc: Accumulator, inputs: ScoringInputs) -> dict[str, Any]:
+    """D7.3 pooled and per item, with every altered release."""
+    return {
+        **_transcription_numbers(total(acc, "transcription")),
+        "perItem": [
+            {"itemId": i, **_transcription_numbers(total(acc, "transcription", item=i))}
+            for i in item_ids(inputs, acc)
+        ],
+        "altered": acc.altered,
+    }
+
+
+def _coverage_numbers(counter: Counter[str]) -> dict[str, Any]:
+    governed, partial = counter["GOVERNED-RELEASE"], counter["PARTIALLY-GOVERNED"]
+    return {
+        "outcomes": counts(counter),
+        "partialRate": rate(partial, governed + partial, failures=True),
+    }
+
+
+def coverage_section(acc: Accumulator, inputs: ScoringInputs) -> dict[str, Any]:
+    """Release coverage pooled and per item, with every ungoverned figure."""
+    return {
+        **_coverage_numbers(total(acc, "coverage")),
+        "perItem": [
+            {"itemId": i, **_coverage_numbers(total(acc, "coverage", item=i))}
+            for i in item_ids(inputs, acc)
+        ],
+        "ungoverned": acc.ungoverned,
+    }

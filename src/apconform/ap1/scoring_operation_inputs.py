@@ -1,0 +1,131 @@
+"""How the scoring operations read their vector inputs: shapes checked, malformed input refused.
+
+A vector's input is free JSON; these helpers turn the compact item and rules
+of a case into the scorer's own values, and refuse anything else with
+APC-OP-INPUT (never a crash), so the operations themselves stay one call each.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from apconform.ap1.scoring.context import ItemContext, Rules, build_item
+from apconform.conformance.operations import BAD_OPERATION_INPUT, Operation, operation
+from apconform.core.errors import ApconformError, define_code
+
+__all__ = [
+    "RUN_DOCUMENTS",
+    "STAT_INPUT",
+    "decimal_member",
+    "guarded",
+    "item_of",
+    "member",
+    "rules_of",
+]
+
+STAT_INPUT = define_code(
+    "AP1-STAT-INPUT",
+    "A rate or an agreement has no meaningful denominator",
+    "Report a rate only for n >= 1 and 0 <= k <= n, and agreement only over rows both "
+    "scorers marked.",
+)
+RUN_DOCUMENTS = {
+    "/config": "ap1-config",
+    "/fixture": "ap1-fixture",
+    "/questions": "ap1-questions",
+    "/derivations": "ap1-derivations",
+}
+
+
+_MAX_DECIMAL_CHARS = 100
+
+
+def guarded(name: str, *, inputs: dict[str, str] | None = None) -> Callable[[Operation], Operation]:
+    """Register an operation whose malformed input is refused with APC-OP-INPUT, never a crash."""
+
+    def wrap(function: Operation) -> Operation:
+        @functools.wraps(function)
+        def run(value: Any) -> Any:
+            try:
+                return function(value)
+            except ApconformError:
+                raise
+            except (KeyError, IndexError, TypeError, ValueError, ArithmeticError, AttributeError):
+                raise ApconformError(
+                    BAD_OPERATION_INPUT,
+                    f"the input of {name} does not have the shape the operation needs",
+                    path="$",
+                ) from None
+
+        return operation(name, inputs=inputs)(run)
+
+    return wrap
+
+
+def member(value: Any, name: str, kind: type | tuple[type, ...]) -> Any:
+    if not isinstance(value, dict) or name not in value or not isinstance(value[name], kind):
+        raise ApconformError(
+            BAD_OPERATION_INPUT,
+            f"the input needs a member {name!r} of the right type",
+            path=f"$.{name}",
+        )
+    return value[name]
+
+
+def decimal_member(text: Any, where: str) -> Decimal:
+    if not isinstance(text, str) or len(text) > _MAX_DECIMAL_CHARS:
+        raise ApconformError(
+            BAD_OPERATION_INPUT, f"{where} must be a short decimal string", path=where
+        )
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        raise ApconformError(BAD_OPERATION_INPUT, f"{where} is not a decimal", path=where) from None
+    if not value.is_finite() or (not value.is_zero() and abs(value.adjusted()) > 100):
+        raise ApconformError(BAD_OPERATION_INPUT, f"{where} is out of range", path=where)
+    return value
+
+
+def rules_of(value: Any) -> Rules:
+    rules = member(value, "rules", dict)
+    separator = rules.get("groupingSeparator")
+    places = int(member(rules, "places", str))
+    if not 0 <= places <= 20:
+        raise ApconformError(BAD_OPERATION_INPUT, "places must be 0 to 20", path="$.rules.places")
+    return Rules(
+        places=places,
+        rounding=member(rules, "rounding", str),
+        tolerance=decimal_member(member(rules, "tolerance", str), "$.rules.tolerance"),
+        transformations=tuple(member(rules, "transformations", list)),
+        decimal_separator=member(rules, "decimalSeparator", str),
+        grouping_separator=separator if isinstance(separator, str) else None,
+        currency_symbols=tuple(member(rules, "currencySymbols", list)),
+        decline_markers=tuple(member(rules, "declineMarkers", list)),
+        structured_field=rules.get("structuredAnswerField"),
+    )
+
+
+def item_of(value: Any, rules: Rules) -> ItemContext:
+    item = member(value, "item", dict)
+    final = item.get("final")
+    return build_item(
+        item_id=str(item.get("id", "item")),
+        rules=rules,
+        sources=[
+            (k, decimal_member(v, f"$.item.sources.{k}"))
+            for k, v in member(item, "sources", dict).items()
+        ],
+        constants=[
+            (k, decimal_member(v, f"$.item.constants.{k}"))
+            for k, v in member(item, "constants", dict).items()
+        ],
+        intermediates=[
+            (str(i["label"]), decimal_member(i["value"], "$.item.intermediates"))
+            for i in member(item, "intermediates", list)
+        ],
+        final=None if final is None else decimal_member(final, "$.item.final"),
+        required_operation=str(item.get("requiredOperation", "calculator")),
+    )
