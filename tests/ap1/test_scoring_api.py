@@ -7,7 +7,6 @@ import csv
 import io
 import json
 import shutil
-import time
 from pathlib import Path
 from typing import Any
 
@@ -42,20 +41,16 @@ def _sealed_documents(run_dir: Path) -> dict[str, Any]:
     return docs
 
 
-def test_score_execution_is_fast_and_agrees_with_the_report(demo: tuple[Path, str]) -> None:
+def test_score_execution_agrees_with_the_report(demo: tuple[Path, str]) -> None:
+    """Each record scored alone gives the line the streamed report wrote (speed: the benchmark)."""
     run_dir, _ = demo
     inputs = prepare_inputs(_sealed_documents(run_dir))
     executions = [r for r in _records(run_dir) if r["kind"] == "execution"]
     lines = (run_dir / "report" / "executions.jsonl").read_text(encoding="utf-8").splitlines()
     expected = {json.loads(line)["cellKey"]: json.loads(line) for line in lines}
+    assert len(executions) == len(expected) == 204
     for record in executions:
         assert score_execution(record, inputs) == expected[record["execution"]["cellKey"]]
-    batch = (executions * 11)[:2000]
-    started = time.perf_counter()
-    for record in batch:
-        score_execution(record, inputs)
-    per_call = (time.perf_counter() - started) / len(batch)
-    assert per_call < 0.001, f"{per_call * 1e6:.0f} us per execution"
 
 
 def test_rescore_in_memory_gives_the_streamed_report(demo: tuple[Path, str]) -> None:
