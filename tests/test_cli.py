@@ -170,11 +170,26 @@ def test_subprocess_reads_stdin_and_exits_2_without_traceback() -> None:
     assert b"Traceback" not in result.stderr
 
 
-def test_demo_runs_and_names_missing_parts(
+def test_demo_runs_every_step_and_ends_with_the_reports(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["demo", "--output-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
+    assert "not built yet" not in out
+    tail = out.splitlines()[-5:]
+    assert tail[0] == "reports to open (offline):"
+    assert tail[1].split() == [
+        "AP-1",
+        "profile",
+        "report",
+        "(HTML)",
+        str(tmp_path / "ap1-run" / "report" / "report.html"),
+    ]
+    assert tail[2].split()[-1] == str(tmp_path / "ap1-run" / "report" / "report.md")
+    assert tail[3].split()[-1] == str(tmp_path / "conformance" / "report.html")
+    assert tail[4] == "demo finished"
+    for line in tail[1:4]:
+        assert Path(line.split()[-1]).is_file()
     assert "clause registry:" in out
     assert "vectors: " in out
     assert (tmp_path / "signed-sample.json").is_file()

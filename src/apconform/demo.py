@@ -33,10 +33,15 @@ class DemoContext:
     output_dir: Path
     out: TextIO = field(default_factory=lambda: sys.stdout)
     results: dict[str, Any] = field(default_factory=dict)
+    reports: list[tuple[str, Path]] = field(default_factory=list)
 
     def say(self, text: str = "") -> None:
         self.out.write(text + "\n")
         self.out.flush()
+
+    def offer(self, label: str, path: Path) -> None:
+        """Name a report the reader should open; the demo ends by listing them all."""
+        self.reports.append((label, path))
 
 
 def run_demo(output_dir: Path | None = None, *, out: TextIO | None = None) -> int:
@@ -67,6 +72,11 @@ def run_demo(output_dir: Path | None = None, *, out: TextIO | None = None) -> in
         ctx.say(f"  done in {elapsed_ms:.0f} ms{suffix}")
         status = status or step_status
     ctx.say()
+    if ctx.reports:
+        ctx.say("reports to open (offline):")
+        width = max(len(label) for label, _ in ctx.reports)
+        for label, path in ctx.reports:
+            ctx.say(f"  {label:<{width}}  {path}")
     if missing:
         ctx.say(f"{len(missing)} of {len(_STEPS)} steps are not built yet: " + "; ".join(missing))
     ctx.say("demo finished" + (" with failures" if status else ""))

@@ -70,6 +70,8 @@ def demo_step(ctx: DemoContext) -> int:
     ctx.say(f"  adjudication sheets for two scorers: {scored.output_dir / 'adjudication'}")
     ctx.say(f"  report (Markdown): {scored.output_dir / 'report.md'}")
     ctx.say(f"  report (HTML, one offline file): {scored.output_dir / 'report.html'}")
+    ctx.offer("AP-1 profile report (HTML)", scored.output_dir / "report.html")
+    ctx.offer("AP-1 profile report (Markdown)", scored.output_dir / "report.md")
     ok = not fatal and report.ok and report.finished and not result.interrupted and not differ
     return 0 if ok else 1
 

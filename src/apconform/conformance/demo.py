@@ -43,5 +43,6 @@ def demo_step(ctx: DemoContext) -> int:
     write_badges(run.records, folder / "badges")
     ctx.say(f"  verdict {footer['verdict'].upper()}; report: {paths['json']}")
     ctx.say(f"  open offline: {paths['html']} (JUnit {paths['junit'].name}, badges in badges/)")
+    ctx.offer("conformance report (HTML)", paths["html"])
     ctx.results["conformance"] = footer["verdict"]
     return run.exit_status
