@@ -24,6 +24,7 @@ from ._jsontypes import (
     refuse_null,
     refuse_values,
 )
+from .apx import Baseline, BaselineAttempt, CalibrationProtocol, Cohort, Environment, Evaluator, Manifest, MeasurementKind, Partition, Suite, TaskSlot
 from .conformance import ExpectedKind, Protocol
 
 
@@ -193,6 +194,90 @@ class KitParseAnswer(ConfiguredBaseModel):
     canonical: JsonStr = Field(default=..., description="""The RFC 8785 canonical text of the parsed document.""")
 
 
+class ApxManifestRequest(OpenBaseModel):
+    """
+    The body of POST /v1/apx/validate-manifest: a frozen manifest to check, as `apconform apx validate` reads it in the form {\"manifest\": ...}. Other members are allowed and ignored.
+    """
+    manifest: Manifest = Field(default=..., description="""The frozen manifest.""")
+
+
+class ApxValidation(ConfiguredBaseModel):
+    """
+    The answer for a manifest, or a manifest and a run, that passed every check of the APx kernel: the calibration of each task class. A refused input is answered with a problem document listing every violation.
+    """
+    valid: Annotated[JsonBool, Field(json_schema_extra={"const": True}), AfterValidator(only_value(True))] = Field(default=..., description="""Always true.""")
+    calibration: dict[JsonStr, ApxClassCalibration] = Field(default=..., description="""Per task class (keyed by class id) its reference hours and baseline attempts.""")
+
+
+class ApxClassCalibration(ConfiguredBaseModel):
+    """
+    The calibration of one task class: H, the hours of all its baseline attempts (failures included) over its accepted attempts.
+    """
+    referenceHumanHours: Annotated[JsonFloat, Field(ge=0)] = Field(default=..., description="""H, the class's reference hours per accepted output.""")
+    attempts: Annotated[JsonInt, Field(ge=1)] = Field(default=..., description="""The baseline attempts of the class, failures included.""")
+    accepted: Annotated[JsonInt, Field(ge=1)] = Field(default=..., description="""The accepted baseline attempts of the class (a class without one is refused).""")
+
+
+class ApxManifestDraft(Manifest):
+    """
+    A manifest before it is frozen, the body of POST /v1/apx/freeze: a manifest whose taskSetHash and component hashes may be missing or stale. Freezing computes them; it checks nothing else, so a frozen draft can still be refused when it is validated.
+    """
+    schemaVersion: Literal['apx/0.1'] = Field(default=..., description="""Always \"apx/0.1\"; any other version is refused (fail closed).""")
+    suite: ApxSuiteDraft = Field(default=..., description="""The frozen task suite.""")
+    baseline: ApxBaselineDraft = Field(default=..., description="""The frozen human baseline that calibrates reference hours per task class.""")
+    evaluator: ApxEvaluatorDraft = Field(default=..., description="""The frozen evaluator (acceptance and quality standard).""")
+    environment: ApxEnvironmentDraft = Field(default=..., description="""The frozen execution environment.""")
+
+
+class ApxSuiteDraft(Suite):
+    """
+    A task suite before freezing; taskSetHash and hash may be missing or stale.
+    """
+    id: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256)] = Field(default=..., description="""The suite's id.""")
+    version: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256)] = Field(default=..., description="""The suite's version (free text; never compared).""")
+    selectionId: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256)] = Field(default=..., description="""The id of the selection split; must differ from holdoutId.""")
+    holdoutId: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256)] = Field(default=..., description="""The id of the holdout split; must differ from selectionId.""")
+    partition: Partition = Field(default=..., description="""Which split this manifest freezes; promotion requires holdout.""")
+    slots: Annotated[list[TaskSlot], Field(min_length=1, max_length=1000)] = Field(default=..., description="""The task slots, 1 to 1,000, with unique ids; their order is part of taskSetHash.""")
+    taskSetHash: Annotated[Optional[Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""SHA-256 of the canonical JSON of the slots array.""")
+    hash: Annotated[Optional[Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""SHA-256 of the canonical JSON of the suite without this member.""")
+
+
+class ApxBaselineDraft(Baseline):
+    """
+    A human baseline before freezing; hash may be missing or stale.
+    """
+    id: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256)] = Field(default=..., description="""The baseline's id.""")
+    version: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256)] = Field(default=..., description="""The baseline's version (free text).""")
+    kind: MeasurementKind = Field(default=..., description="""Whether the baseline was measured or is synthetic.""")
+    cohort: Cohort = Field(default=..., description="""The human reference group.""")
+    predeclaredAttemptIds: Annotated[list[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256)]], Field(min_length=1, max_length=10000)] = Field(default=..., description="""The ids of every attempt declared before the baseline was run, 1 to 10,000, unique; the attempts must be exactly these.""")
+    attempts: Annotated[list[BaselineAttempt], Field(min_length=1, max_length=10000)] = Field(default=..., description="""Every predeclared attempt, failures and timeouts included; 1 to 10,000, unique ids.""")
+    protocol: Annotated[Optional[CalibrationProtocol], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The calibration protocol; required when the baseline is measured.""")
+    hash: Annotated[Optional[Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""SHA-256 of the canonical JSON of the baseline without this member.""")
+
+
+class ApxEvaluatorDraft(Evaluator):
+    """
+    An evaluator before freezing; hash may be missing or stale.
+    """
+    id: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256)] = Field(default=..., description="""The evaluator's id.""")
+    version: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256)] = Field(default=..., description="""The evaluator's version (free text).""")
+    qualityThreshold: Annotated[JsonFloat, Field(ge=0, le=1)] = Field(default=..., description="""The lowest quality that can earn credit, from 0 to 1; equal to the threshold passes.""")
+    humanReviewHoursCap: Annotated[Optional[Annotated[JsonFloat, Field(ge=0, le=1000000000)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Optional cap on a candidate campaign's human hours in a comparison, from 0 to 1,000,000,000; omit it rather than writing null.""")
+    hash: Annotated[Optional[Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""SHA-256 of the canonical JSON of the evaluator without this member.""")
+
+
+class ApxEnvironmentDraft(Environment):
+    """
+    An execution environment before freezing; hash may be missing or stale.
+    """
+    id: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256)] = Field(default=..., description="""The environment's id.""")
+    version: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256)] = Field(default=..., description="""The environment's version (free text).""")
+    description: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=4096)] = Field(default=..., description="""What the environment is, at most 4096 characters.""")
+    hash: Annotated[Optional[Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""SHA-256 of the canonical JSON of the environment without this member.""")
+
+
 Problem.model_rebuild()
 ProblemViolation.model_rebuild()
 HealthReport.model_rebuild()
@@ -208,3 +293,11 @@ CheckMismatch.model_rebuild()
 ValidationReport.model_rebuild()
 KitCanonicalizeAnswer.model_rebuild()
 KitParseAnswer.model_rebuild()
+ApxManifestRequest.model_rebuild()
+ApxValidation.model_rebuild()
+ApxClassCalibration.model_rebuild()
+ApxManifestDraft.model_rebuild()
+ApxSuiteDraft.model_rebuild()
+ApxBaselineDraft.model_rebuild()
+ApxEvaluatorDraft.model_rebuild()
+ApxEnvironmentDraft.model_rebuild()
