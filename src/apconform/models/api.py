@@ -24,6 +24,7 @@ from ._jsontypes import (
     refuse_null,
     refuse_values,
 )
+from .ap1 import Ap1DerivationSet, Ap1Fixture, Ap1QuestionSet, Ap1RunConfig, Ap1Seal
 from .apx import Baseline, BaselineAttempt, CalibrationProtocol, Cohort, Environment, Evaluator, Manifest, MeasurementKind, Partition, Suite, TaskSlot
 from .conformance import ExpectedKind, Protocol
 
@@ -278,6 +279,53 @@ class ApxEnvironmentDraft(Environment):
     hash: Annotated[Optional[Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""SHA-256 of the canonical JSON of the environment without this member.""")
 
 
+class Ap1InputsRequest(ConfiguredBaseModel):
+    """
+    The body of POST /v1/ap1/validate-derivations: a derivation set with the question set, fixture and configuration it is checked against (every seal-time rule except the hash of the AP-1 text).
+    """
+    derivations: Ap1DerivationSet = Field(default=..., description="""The derivation set to check.""")
+    questions: Ap1QuestionSet = Field(default=..., description="""The question set the derivations answer.""")
+    fixture: Ap1Fixture = Field(default=..., description="""The fixture the questions are asked about.""")
+    config: Ap1RunConfig = Field(default=..., description="""The run configuration (its tool, quantisation and claimed dimensions take part).""")
+
+
+class Ap1InputsReport(ConfiguredBaseModel):
+    """
+    The answer for AP-1 inputs that passed every check: each document's type and the digest a seal records for it.
+    """
+    documents: Annotated[list[ValidationReport], Field(min_length=1, max_length=4)] = Field(default=..., description="""One entry per checked document, in the order config, fixture, questions, derivations.""")
+
+
+class Ap1SealVerificationRequest(ConfiguredBaseModel):
+    """
+    The body of POST /v1/ap1/verify-seal: a seal record and the sealed inputs as they are now. The inputs may be any JSON value: an input that no longer passes the seal's checks is a finding, not a malformed request.
+    """
+    seal: Ap1Seal = Field(default=..., description="""The seal record (seal.json of the run directory).""")
+    config: Optional[Any] = Field(default=..., description="""The sealed run configuration (inputs/config.json).""")
+    fixture: Optional[Any] = Field(default=..., description="""The sealed fixture (inputs/fixture.json).""")
+    questions: Optional[Any] = Field(default=..., description="""The sealed question set (inputs/questions.json).""")
+    derivations: Optional[Any] = Field(default=..., description="""The sealed derivation set (inputs/derivations.json).""")
+    ap1Text: JsonStr = Field(default=..., description="""The sealed AP-1 text; hashed with line endings normalised to LF.""")
+    trustedKeys: Annotated[Optional[Annotated[list[Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')]], Field(max_length=100)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Public keys (hex) the seal's signature must verify against; without them a signature is checked against the key it names.""")
+
+
+class Ap1SealVerification(ConfiguredBaseModel):
+    """
+    Whether a seal still holds for the given inputs, as `apconform ap1 verify-seal --json` reports it: every mismatch is a fatal finding.
+    """
+    valid: JsonBool = Field(default=..., description="""True when no finding is fatal.""")
+    findings: list[SealFinding] = Field(default=..., description="""Every mismatch, and every difference worth knowing that does not break the seal.""")
+
+
+class SealFinding(ConfiguredBaseModel):
+    """
+    One mismatch between a seal and the inputs, or a non-fatal difference.
+    """
+    component: JsonStr = Field(default=..., description="""What was compared, for example inputs.fixture, sealHash, ap1.textSha256 or instrument.""")
+    message: JsonStr = Field(default=..., description="""The mismatch in words, with the recomputed and the sealed value where there are two.""")
+    fatal: JsonBool = Field(default=..., description="""True when the finding breaks the seal; false for a difference worth knowing.""")
+
+
 Problem.model_rebuild()
 ProblemViolation.model_rebuild()
 HealthReport.model_rebuild()
@@ -301,3 +349,8 @@ ApxSuiteDraft.model_rebuild()
 ApxBaselineDraft.model_rebuild()
 ApxEvaluatorDraft.model_rebuild()
 ApxEnvironmentDraft.model_rebuild()
+Ap1InputsRequest.model_rebuild()
+Ap1InputsReport.model_rebuild()
+Ap1SealVerificationRequest.model_rebuild()
+Ap1SealVerification.model_rebuild()
+SealFinding.model_rebuild()
