@@ -65,15 +65,16 @@ def _check() -> tuple[str, str, Any]:
     )
 
 
-def _apx_evaluate() -> tuple[str, str, Any]:  # pragma: no cover - filled in with the APx kernel
-    """The demo campaign's evaluate input; the APx kernel's demo provides it (phase 2)."""
-    from apconform.apx import demo  # type: ignore[attr-defined]
+def _apx_evaluate() -> tuple[str, str, Any]:
+    """The demo campaign (`apconform apx demo`): a frozen manifest and a run, AP 9."""
+    from apconform.apx.tutorial import tutorial_campaign
 
-    return "POST", "/v1/apx/evaluate", demo.evaluate_input()
+    manifest, run = tutorial_campaign()
+    return "POST", "/v1/apx/evaluate", {"manifest": manifest, "run": run}
 
 
 def _ap1_score() -> tuple[str, str, Any]:  # pragma: no cover - filled in with the AP-1 scorer
-    """One execution record of the worked example against its sealed inputs (phase 2)."""
+    """One execution record of the worked example against its sealed inputs (phase 3)."""
     from apconform.ap1 import demo  # type: ignore[attr-defined]
 
     return "POST", "/v1/ap1/score-execution", demo.score_execution_input()
@@ -220,12 +221,14 @@ def _wait_until_up(port: int, server: subprocess.Popen[bytes]) -> None:
 def overhead(rounds: int) -> list[dict[str, Any]]:
     """Mean microseconds per request through the app, and of the bare operation."""
     from apconform.api import ApiSettings, create_app
-    from apconform.conformance.operations import get_operation
+    from apconform.conformance.operations import get_operation, operation_names
     from apconform.core.jsonload import loads
 
     app = create_app(ApiSettings())
+    registered = set(operation_names())
     rows = []
-    for scenario in SCENARIOS[:3]:
+    answered = [s for s in SCENARIOS if s.expected_status == 200]
+    for scenario in [s for s in answered if s.operation is None or s.operation in registered]:
         method, path, body = scenario.request()
         payload = b"" if body is None else json.dumps(body).encode("utf-8")
         headers = [(b"content-type", b"application/json")] if body is not None else []

@@ -7,7 +7,7 @@ A different instrument is reported too, but does not by itself break the seal.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,6 +31,7 @@ __all__ = [
     "open_sealed_run",
     "read_text_file",
     "verify_seal",
+    "verify_seal_documents",
 ]
 
 SEAL_BROKEN = define_code(
@@ -92,12 +93,37 @@ def verify_seal(
     run_dir: Path, *, trusted_keys: Iterable[str] | None = None
 ) -> tuple[list[Finding], SealedRun | None]:
     """Every finding about the seal of ``run_dir``, and the opened run when none is fatal."""
-    findings: list[Finding] = []
     try:
         record = load_path(run_dir / SEAL_FILE)
         validate_document(Ap1Seal, record, what="seal record")
     except (ApconformError, DocumentRefused) as exc:
         return [Finding("seal", f"{SEAL_FILE} cannot be used: {exc}")], None
+    findings = _record_findings(record, trusted_keys)
+    loaded = _load_inputs(run_dir, findings)
+    if loaded is None:
+        return findings, None
+    inputs = _input_findings(record, loaded, findings)
+    if inputs is None or any(f.fatal for f in findings):
+        return findings, None
+    return findings, SealedRun(run_dir, record, inputs)
+
+
+def verify_seal_documents(
+    record: dict[str, Any],
+    inputs: Mapping[str, Any],
+    *,
+    trusted_keys: Iterable[str] | None = None,
+) -> list[Finding]:
+    """:func:`verify_seal` on documents in memory: a seal record that meets its schema and the
+    sealed inputs as they are now (``config``, ``fixture``, ``questions``, ``derivations``
+    as JSON values, ``ap1Text`` as text)."""
+    findings = _record_findings(record, trusted_keys)
+    _input_findings(record, {name: inputs[name] for name in INPUT_FILES}, findings)
+    return findings
+
+
+def _record_findings(record: dict[str, Any], trusted_keys: Iterable[str] | None) -> list[Finding]:
+    findings: list[Finding] = []
     if composite_hash(record) != record["sealHash"]:
         findings.append(
             Finding(
@@ -113,9 +139,12 @@ def verify_seal(
             )
         except ApconformError as exc:
             findings.append(Finding("signature", exc.message))
-    loaded = _load_inputs(run_dir, findings)
-    if loaded is None:
-        return findings, None
+    return findings
+
+
+def _input_findings(
+    record: dict[str, Any], loaded: dict[str, Any], findings: list[Finding]
+) -> RunInputs | None:
     for name in ("config", "fixture", "questions", "derivations"):
         actual = sha256_hex(loaded[name])
         sealed = record["inputs"][name]["sha256"]
@@ -145,9 +174,7 @@ def verify_seal(
                 fatal=False,
             )
         )
-    if inputs is None or any(f.fatal for f in findings):
-        return findings, None
-    return findings, SealedRun(run_dir, record, inputs)
+    return inputs
 
 
 def _recheck(

@@ -23,11 +23,14 @@ from apconform.api.problems import (
     dump_json,
     problem_body,
 )
-from apconform.api.routes_conformance import router as conformance_router
+from apconform.api.routes_ap1 import AP1_ROUTES
+from apconform.api.routes_apx import APX_ROUTES
+from apconform.api.routes_conformance import add_conformance_routes
 from apconform.api.routes_documents import add_document_routes
 from apconform.api.routes_operations import add_operation_routes
 from apconform.api.routing import JsonResponse
 from apconform.api.settings import ApiSettings
+from apconform.api.typed import add_typed_routes
 from apconform.core.errors import ApconformError, DocumentRefused, Violation
 from apconform.core.jsonpath import format_path
 
@@ -101,11 +104,13 @@ def create_app(
         if config.threads
         else None
     )
-    app.include_router(conformance_router)
-    operations = APIRouter()
-    add_document_routes(operations)
-    add_operation_routes(operations)
-    app.include_router(operations)
+    # Routes are added to the application's own router, not included from
+    # others: FastAPI matches an included router's routes again when it hands
+    # the request over, which tripled the cost of finding a route.
+    add_conformance_routes(app.router)
+    typed = add_typed_routes(app.router, (*APX_ROUTES, *AP1_ROUTES))
+    add_document_routes(app.router)
+    add_operation_routes(app.router, skip=typed)
     if extra is not None:
         app.include_router(extra)
     app.add_exception_handler(ApconformError, _on_kit_error)

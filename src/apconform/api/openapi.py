@@ -39,7 +39,11 @@ duplicate keys, no NaN). Every failure is an RFC 9457 problem document
 Operation `<protocol>.<name>` is `POST /v1/<protocol>/<name>` (underscores
 in the name become hyphens): the body is a vector's input, a 200 answer is
 the operation's answer, and a refusal is a 4xx problem whose `code` is the
-refusal's error code and whose `detail` is its message.
+refusal's error code and whose `detail` is its message. The APx routes
+(`validate-manifest`, `validate-run`, `freeze`, `evaluate`, `compare`) are
+typed: their bodies and answers are the generated models. The protocol's own
+rules run first, so a refusal carries the protocol's code and wording (422);
+the body is then checked against its documented schema.
 """
 
 TAGS = [

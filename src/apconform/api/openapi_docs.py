@@ -13,6 +13,8 @@ from typing import Any
 __all__ = ["openapi_markdown"]
 
 _REF = "#/components/schemas/"
+_EXAMPLE_CHARACTERS = 400
+"""Longer request examples are named, not printed (they stay in schemas/openapi.json)."""
 _CONSTRAINTS = (
     ("pattern", "pattern `{}`"),
     ("minLength", "at least {} characters"),
@@ -101,7 +103,10 @@ def _operation(path: str, method: str, op: dict[str, Any]) -> list[str]:
                 lines += [*_members(schema), ""]
             for name, example in content.get("examples", {}).items():
                 value = json.dumps(example["value"], ensure_ascii=False)
-                lines += [f"Example *{name}*: `{value}`", ""]
+                if len(value) > _EXAMPLE_CHARACTERS:
+                    lines += [f"Example *{name}*: {len(value):,} characters, in the document.", ""]
+                else:
+                    lines += [f"Example *{name}*: `{value}`", ""]
     lines += ["| Status | Body | Meaning |", "|---|---|---|"]
     for status, response in op["responses"].items():
         content = response.get("content", {})

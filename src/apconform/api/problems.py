@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from apconform.core.errors import ApconformError, DocumentRefused, ErrorCode, define_code
+from apconform.core.errors import ApconformError, DocumentRefused, define_code
 
 __all__ = [
     "BUSY",
@@ -97,8 +97,16 @@ INTERNAL = define_code(
 )
 
 
-def _status(code: ErrorCode) -> int:
-    status = code.http_status
+def _status(error: ApconformError) -> int:
+    """The code's status; a refused document whose code keeps the generic 400 is a 422.
+
+    Protocol packages register their document rules with the default status
+    (AP-1's, for example); a document that parsed but broke a rule is
+    unprocessable content, whatever rule it broke first.
+    """
+    status = error.error_code.http_status
+    if status == 400 and isinstance(error, DocumentRefused):
+        return 422
     return status if 400 <= status <= 599 else 500
 
 
@@ -112,7 +120,7 @@ def problem_document(error: ApconformError, request_id: str) -> dict[str, Any]:
     document: dict[str, Any] = {
         "type": TYPE_PREFIX + code.code,
         "title": code.title,
-        "status": _status(code),
+        "status": _status(error),
         "detail": error.message,
         "code": code.code,
     }

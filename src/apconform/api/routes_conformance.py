@@ -37,7 +37,7 @@ from apconform.models.api import (
 )
 from apconform.models.conformance import ClauseRegistry, Protocol, Vector
 
-__all__ = ["CHECK_BODY", "check_submission", "router"]
+__all__ = ["CHECK_BODY", "add_conformance_routes", "check_submission", "router"]
 
 router = APIRouter()
 
@@ -196,3 +196,8 @@ async def check(request: Request) -> JsonResponse:
     value = await read_json(request)
     result = await offload(request, check_submission, _catalog(request), value)
     return JsonResponse(result)
+
+
+def add_conformance_routes(target: APIRouter) -> None:
+    """Put this module's routes directly on ``target`` (the application's own router)."""
+    target.routes.extend(router.routes)

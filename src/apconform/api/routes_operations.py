@@ -14,6 +14,7 @@ registry's ``inputs=`` declaration and appear as their generated models.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from fastapi import APIRouter
@@ -98,10 +99,17 @@ def _endpoint(name: str) -> Any:
     return run
 
 
-def add_operation_routes(router: APIRouter) -> list[str]:
-    """Mount one route per registered operation; return the operation names."""
+def add_operation_routes(router: APIRouter, *, skip: Iterable[str] = ()) -> list[str]:
+    """Mount one route per registered operation; return the operation names.
+
+    Paths in ``skip`` already have a typed route (see :mod:`apconform.api.typed`),
+    which then serves the operation's vectors.
+    """
     names = operation_names()
+    taken = set(skip)
     for name in names:
+        if operation_path(name) in taken:
+            continue
         answer: type[BaseModel] | dict[str, Any] = ANSWERS.get(
             name, {"description": f"The answer of {name}: any JSON value."}
         )

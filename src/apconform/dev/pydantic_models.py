@@ -131,10 +131,20 @@ class ProjectPydanticGenerator(PydanticGenerator):  # type: ignore[misc]
         return [c for c in cls if self._own(c) and c.class_uri != "linkml:Any"]
 
     def after_generate_class(self, cls: ClassResult, sv: SchemaView) -> ClassResult:
-        """A class whose schema allows extra slots keeps unknown members instead of refusing."""
+        """A class whose schema allows extra slots keeps unknown members instead of refusing.
+
+        A class that refines another (``is_a``) keeps its parent as its base and
+        with it the parent's openness; a parent from another schema is imported.
+        """
         extra = cls.source.extra_slots
-        if extra is not None and extra.allowed:
+        parent = cls.source.is_a
+        if extra is not None and extra.allowed and not parent:
             cls.cls.bases = "OpenBaseModel"
+        if parent:
+            element = sv.get_class(parent)
+            if not self._own(element):
+                module = self._sibling_modules[str(element.from_schema)]
+                self._foreign.setdefault(module, set()).add(self._get_class_python_name(parent))
         return cls
 
     def before_generate_enums(

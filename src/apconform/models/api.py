@@ -24,6 +24,8 @@ from ._jsontypes import (
     refuse_null,
     refuse_values,
 )
+from .ap1 import Ap1DerivationSet, Ap1Fixture, Ap1QuestionSet, Ap1RunConfig, Ap1Seal
+from .apx import Baseline, BaselineAttempt, CalibrationProtocol, Cohort, Environment, Evaluator, Manifest, MeasurementKind, Partition, Suite, TaskSlot
 from .conformance import ExpectedKind, Protocol
 
 
@@ -193,6 +195,137 @@ class KitParseAnswer(ConfiguredBaseModel):
     canonical: JsonStr = Field(default=..., description="""The RFC 8785 canonical text of the parsed document.""")
 
 
+class ApxManifestRequest(OpenBaseModel):
+    """
+    The body of POST /v1/apx/validate-manifest: a frozen manifest to check, as `apconform apx validate` reads it in the form {\"manifest\": ...}. Other members are allowed and ignored.
+    """
+    manifest: Manifest = Field(default=..., description="""The frozen manifest.""")
+
+
+class ApxValidation(ConfiguredBaseModel):
+    """
+    The answer for a manifest, or a manifest and a run, that passed every check of the APx kernel: the calibration of each task class. A refused input is answered with a problem document listing every violation.
+    """
+    valid: Annotated[JsonBool, Field(json_schema_extra={"const": True}), AfterValidator(only_value(True))] = Field(default=..., description="""Always true.""")
+    calibration: dict[JsonStr, ApxClassCalibration] = Field(default=..., description="""Per task class (keyed by class id) its reference hours and baseline attempts.""")
+
+
+class ApxClassCalibration(ConfiguredBaseModel):
+    """
+    The calibration of one task class: H, the hours of all its baseline attempts (failures included) over its accepted attempts.
+    """
+    referenceHumanHours: Annotated[JsonFloat, Field(ge=0)] = Field(default=..., description="""H, the class's reference hours per accepted output.""")
+    attempts: Annotated[JsonInt, Field(ge=1)] = Field(default=..., description="""The baseline attempts of the class, failures included.""")
+    accepted: Annotated[JsonInt, Field(ge=1)] = Field(default=..., description="""The accepted baseline attempts of the class (a class without one is refused).""")
+
+
+class ApxManifestDraft(Manifest):
+    """
+    A manifest before it is frozen, the body of POST /v1/apx/freeze: a manifest whose taskSetHash and component hashes may be missing or stale. Freezing computes them; it checks nothing else, so a frozen draft can still be refused when it is validated.
+    """
+    schemaVersion: Literal['apx/0.1'] = Field(default=..., description="""Always \"apx/0.1\"; any other version is refused (fail closed).""")
+    suite: ApxSuiteDraft = Field(default=..., description="""The frozen task suite.""")
+    baseline: ApxBaselineDraft = Field(default=..., description="""The frozen human baseline that calibrates reference hours per task class.""")
+    evaluator: ApxEvaluatorDraft = Field(default=..., description="""The frozen evaluator (acceptance and quality standard).""")
+    environment: ApxEnvironmentDraft = Field(default=..., description="""The frozen execution environment.""")
+
+
+class ApxSuiteDraft(Suite):
+    """
+    A task suite before freezing; taskSetHash and hash may be missing or stale.
+    """
+    id: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256)] = Field(default=..., description="""The suite's id.""")
+    version: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256)] = Field(default=..., description="""The suite's version (free text; never compared).""")
+    selectionId: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256)] = Field(default=..., description="""The id of the selection split; must differ from holdoutId.""")
+    holdoutId: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256)] = Field(default=..., description="""The id of the holdout split; must differ from selectionId.""")
+    partition: Partition = Field(default=..., description="""Which split this manifest freezes; promotion requires holdout.""")
+    slots: Annotated[list[TaskSlot], Field(min_length=1, max_length=1000)] = Field(default=..., description="""The task slots, 1 to 1,000, with unique ids; their order is part of taskSetHash.""")
+    taskSetHash: Annotated[Optional[Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""SHA-256 of the canonical JSON of the slots array.""")
+    hash: Annotated[Optional[Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""SHA-256 of the canonical JSON of the suite without this member.""")
+
+
+class ApxBaselineDraft(Baseline):
+    """
+    A human baseline before freezing; hash may be missing or stale.
+    """
+    id: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256)] = Field(default=..., description="""The baseline's id.""")
+    version: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256)] = Field(default=..., description="""The baseline's version (free text).""")
+    kind: MeasurementKind = Field(default=..., description="""Whether the baseline was measured or is synthetic.""")
+    cohort: Cohort = Field(default=..., description="""The human reference group.""")
+    predeclaredAttemptIds: Annotated[list[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256)]], Field(min_length=1, max_length=10000)] = Field(default=..., description="""The ids of every attempt declared before the baseline was run, 1 to 10,000, unique; the attempts must be exactly these.""")
+    attempts: Annotated[list[BaselineAttempt], Field(min_length=1, max_length=10000)] = Field(default=..., description="""Every predeclared attempt, failures and timeouts included; 1 to 10,000, unique ids.""")
+    protocol: Annotated[Optional[CalibrationProtocol], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The calibration protocol; required when the baseline is measured.""")
+    hash: Annotated[Optional[Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""SHA-256 of the canonical JSON of the baseline without this member.""")
+
+
+class ApxEvaluatorDraft(Evaluator):
+    """
+    An evaluator before freezing; hash may be missing or stale.
+    """
+    id: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256)] = Field(default=..., description="""The evaluator's id.""")
+    version: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256)] = Field(default=..., description="""The evaluator's version (free text).""")
+    qualityThreshold: Annotated[JsonFloat, Field(ge=0, le=1)] = Field(default=..., description="""The lowest quality that can earn credit, from 0 to 1; equal to the threshold passes.""")
+    humanReviewHoursCap: Annotated[Optional[Annotated[JsonFloat, Field(ge=0, le=1000000000)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Optional cap on a candidate campaign's human hours in a comparison, from 0 to 1,000,000,000; omit it rather than writing null.""")
+    hash: Annotated[Optional[Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""SHA-256 of the canonical JSON of the evaluator without this member.""")
+
+
+class ApxEnvironmentDraft(Environment):
+    """
+    An execution environment before freezing; hash may be missing or stale.
+    """
+    id: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256)] = Field(default=..., description="""The environment's id.""")
+    version: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256)] = Field(default=..., description="""The environment's version (free text).""")
+    description: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=4096)] = Field(default=..., description="""What the environment is, at most 4096 characters.""")
+    hash: Annotated[Optional[Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""SHA-256 of the canonical JSON of the environment without this member.""")
+
+
+class Ap1InputsRequest(ConfiguredBaseModel):
+    """
+    The body of POST /v1/ap1/validate-derivations: a derivation set with the question set, fixture and configuration it is checked against (every seal-time rule except the hash of the AP-1 text).
+    """
+    derivations: Ap1DerivationSet = Field(default=..., description="""The derivation set to check.""")
+    questions: Ap1QuestionSet = Field(default=..., description="""The question set the derivations answer.""")
+    fixture: Ap1Fixture = Field(default=..., description="""The fixture the questions are asked about.""")
+    config: Ap1RunConfig = Field(default=..., description="""The run configuration (its tool, quantisation and claimed dimensions take part).""")
+
+
+class Ap1InputsReport(ConfiguredBaseModel):
+    """
+    The answer for AP-1 inputs that passed every check: each document's type and the digest a seal records for it.
+    """
+    documents: Annotated[list[ValidationReport], Field(min_length=1, max_length=4)] = Field(default=..., description="""One entry per checked document, in the order config, fixture, questions, derivations.""")
+
+
+class Ap1SealVerificationRequest(ConfiguredBaseModel):
+    """
+    The body of POST /v1/ap1/verify-seal: a seal record and the sealed inputs as they are now. The inputs may be any JSON value: an input that no longer passes the seal's checks is a finding, not a malformed request.
+    """
+    seal: Ap1Seal = Field(default=..., description="""The seal record (seal.json of the run directory).""")
+    config: Optional[Any] = Field(default=..., description="""The sealed run configuration (inputs/config.json).""")
+    fixture: Optional[Any] = Field(default=..., description="""The sealed fixture (inputs/fixture.json).""")
+    questions: Optional[Any] = Field(default=..., description="""The sealed question set (inputs/questions.json).""")
+    derivations: Optional[Any] = Field(default=..., description="""The sealed derivation set (inputs/derivations.json).""")
+    ap1Text: JsonStr = Field(default=..., description="""The sealed AP-1 text; hashed with line endings normalised to LF.""")
+    trustedKeys: Annotated[Optional[Annotated[list[Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')]], Field(max_length=100)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Public keys (hex) the seal's signature must verify against; without them a signature is checked against the key it names.""")
+
+
+class Ap1SealVerification(ConfiguredBaseModel):
+    """
+    Whether a seal still holds for the given inputs, as `apconform ap1 verify-seal --json` reports it: every mismatch is a fatal finding.
+    """
+    valid: JsonBool = Field(default=..., description="""True when no finding is fatal.""")
+    findings: list[SealFinding] = Field(default=..., description="""Every mismatch, and every difference worth knowing that does not break the seal.""")
+
+
+class SealFinding(ConfiguredBaseModel):
+    """
+    One mismatch between a seal and the inputs, or a non-fatal difference.
+    """
+    component: JsonStr = Field(default=..., description="""What was compared, for example inputs.fixture, sealHash, ap1.textSha256 or instrument.""")
+    message: JsonStr = Field(default=..., description="""The mismatch in words, with the recomputed and the sealed value where there are two.""")
+    fatal: JsonBool = Field(default=..., description="""True when the finding breaks the seal; false for a difference worth knowing.""")
+
+
 Problem.model_rebuild()
 ProblemViolation.model_rebuild()
 HealthReport.model_rebuild()
@@ -208,3 +341,16 @@ CheckMismatch.model_rebuild()
 ValidationReport.model_rebuild()
 KitCanonicalizeAnswer.model_rebuild()
 KitParseAnswer.model_rebuild()
+ApxManifestRequest.model_rebuild()
+ApxValidation.model_rebuild()
+ApxClassCalibration.model_rebuild()
+ApxManifestDraft.model_rebuild()
+ApxSuiteDraft.model_rebuild()
+ApxBaselineDraft.model_rebuild()
+ApxEvaluatorDraft.model_rebuild()
+ApxEnvironmentDraft.model_rebuild()
+Ap1InputsRequest.model_rebuild()
+Ap1InputsReport.model_rebuild()
+Ap1SealVerificationRequest.model_rebuild()
+Ap1SealVerification.model_rebuild()
+SealFinding.model_rebuild()

@@ -1,0 +1,105 @@
+"""Typed protocol routes: a generated model as the body, the library's own rules and refusals.
+
+A typed route is documented with the generated models of its body and its
+answer, so the OpenAPI document carries every pattern, bound and enumeration.
+What it accepts must stay honest to that document in both directions:
+
+- it runs the library function first, on the JSON value as sent, so a refused
+  document is refused by the protocol's own rules, in their order, with their
+  codes and the reference wording in the first violation (the APx kernel, the
+  AP-1 loaders);
+- then, when the library accepted, it validates the body against the
+  documented model, so nothing the schema refuses is ever answered 2xx (the
+  libraries ignore members they do not read, which the schema may constrain).
+
+Routes whose library function needs a typed input (``check_first``) validate
+the body first instead. A typed route may take the path of a registered vector
+operation; it then replaces the generic route, and every vector of the
+operation must still pass through it (``tests/api/test_api_routes.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import APIRouter
+from pydantic import BaseModel
+from starlette.requests import Request
+
+from apconform.api.routing import (
+    BODY_STATUSES,
+    JsonResponse,
+    model_ref,
+    offload,
+    read_json,
+    route_doc,
+)
+from apconform.core.validation import validate_document
+
+__all__ = ["TypedRoute", "add_typed_routes"]
+
+
+@dataclass(frozen=True)
+class TypedRoute:
+    """One typed ``POST`` route: its path, documentation, models and the work it does."""
+
+    path: str
+    operation_id: str
+    tag: str
+    summary: str
+    description: str
+    body: type[BaseModel]
+    answer: type[BaseModel]
+    run: Callable[[Any], Any]
+    """Takes the request body as a JSON value; returns the answer or raises a kit error."""
+    what: str
+    """How a refused body is named in the problem's detail, e.g. "evaluation request"."""
+    check_first: bool = False
+    answer_description: str = "The answer."
+    examples: tuple[tuple[str, Callable[[], Any]], ...] = ()
+
+    def answer_for(self, value: Any) -> Any:
+        """The answer to one body, or the refusal (see the module docstring for the order)."""
+        if self.check_first:
+            validate_document(self.body, value, what=self.what)
+            return self.run(value)
+        answer = self.run(value)
+        validate_document(self.body, value, what=self.what)
+        return answer
+
+
+def _endpoint(route: TypedRoute) -> Any:
+    async def endpoint(request: Request) -> JsonResponse:
+        value = await read_json(request)
+        return JsonResponse(await offload(request, route.answer_for, value))
+
+    endpoint.__name__ = route.operation_id
+    return endpoint
+
+
+def add_typed_routes(router: APIRouter, routes: Iterable[TypedRoute]) -> list[str]:
+    """Mount the routes; return their paths (so generic operation routes can skip them)."""
+    paths: list[str] = []
+    for route in routes:
+        if route.path in paths:
+            raise ValueError(f"two typed routes have the path {route.path}")
+        paths.append(route.path)
+        router.add_api_route(
+            route.path,
+            _endpoint(route),
+            methods=["POST"],
+            tags=[route.tag],
+            summary=route.summary,
+            description=route.description,
+            operation_id=route.operation_id,
+            **route_doc(
+                answer=route.answer,
+                statuses=BODY_STATUSES,
+                body=model_ref(route.body),
+                body_examples={name: make() for name, make in route.examples},
+                answer_description=route.answer_description,
+            ),
+        )
+    return paths
