@@ -16,6 +16,7 @@ DOCUMENTS: dict[str, tuple[str, str]] = {
     'ap1-adjudication': ('ap1', 'Ap1Adjudication'),
     'ap1-config': ('ap1', 'Ap1RunConfig'),
     'ap1-derivations': ('ap1', 'Ap1DerivationSet'),
+    'ap1-execution-score': ('ap1', 'Ap1ExecutionScore'),
     'ap1-fixture': ('ap1', 'Ap1Fixture'),
     'ap1-questions': ('ap1', 'Ap1QuestionSet'),
     'ap1-score-report': ('ap1', 'Ap1ScoreReport'),

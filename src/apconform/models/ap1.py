@@ -569,6 +569,376 @@ class AdjudicationDimension(str, Enum):
     """
 
 
+class FigureOutcome(str, Enum):
+    """
+    How the released figure of one answer was identified. Only the two AUTO outcomes are decided by the scorer; every ADJUDICATE outcome sends the answer to two human scorers.
+    """
+    AUTO_MATCH = "AUTO-MATCH"
+    """
+    Exactly one figure agrees with the expected value (or the structured answer field holds one).
+    """
+    AUTO_NO_FIGURE = "AUTO-NO-FIGURE"
+    """
+    The answer text holds no figure at all.
+    """
+    ADJUDICATE_DECLINE = "ADJUDICATE-DECLINE"
+    """
+    The answer contains a declared decline marker.
+    """
+    ADJUDICATE_COLLISION = "ADJUDICATE-COLLISION"
+    """
+    The expected value equals a delivered value, so a matching figure could have been copied rather than computed.
+    """
+    ADJUDICATE_AMBIGUOUS = "ADJUDICATE-AMBIGUOUS"
+    """
+    Several figures agree with the expected value, or a figure reads two ways under the declared separators.
+    """
+    ADJUDICATE_FIGURES_PRESENT_NONE_MATCHING = "ADJUDICATE-FIGURES-PRESENT-NONE-MATCHING"
+    """
+    Figures are present but none agrees with the expected value.
+    """
+    UNMEASURABLE = "UNMEASURABLE"
+    """
+    There is no readable answer text to look in.
+    """
+
+
+class AccuracyOutcome(str, Enum):
+    """
+    The D1 result of one execution.
+    """
+    CORRECT = "CORRECT"
+    """
+    The released figure, quantised, is within the tolerance of the quantised expected value.
+    """
+    INCORRECT = "INCORRECT"
+    """
+    The released figure, quantised, is further than the tolerance from the expected value.
+    """
+    NO_FIGURE = "NO-FIGURE"
+    """
+    The answer has no figure; scored automatically but kept out of the rate.
+    """
+    ADJUDICATE = "ADJUDICATE"
+    """
+    The figure was not identified automatically; only human scorers may decide.
+    """
+    UNMEASURABLE = "UNMEASURABLE"
+    """
+    No readable answer exists.
+    """
+
+
+class InvocationOutcome(str, Enum):
+    """
+    Whether the required computation was invoked in one execution (D7.1).
+    """
+    INVOKED = "INVOKED"
+    """
+    The required tool was called (or an attestation claims it, at EV-1).
+    """
+    NOT_INVOKED = "NOT-INVOKED"
+    """
+    The instrument recorded no call of the required tool.
+    """
+
+
+class ProvenanceOutcome(str, Enum):
+    """
+    The D7.2(a) outcome of one call, or of a whole execution.
+    """
+    OPERANDS_GROUNDED = "OPERANDS-GROUNDED"
+    """
+    Every operand was traced by steps (i) to (iv) of the ladder.
+    """
+    OPERAND_ORIGINATED = "OPERAND-ORIGINATED"
+    """
+    At least one operand reached step (v); for an execution, at least one call did.
+    """
+    OPERANDS_UNOBSERVABLE = "OPERANDS-UNOBSERVABLE"
+    """
+    The expression could not be read or has no numeric operand, so nothing can be said about its operands (never counted as grounded).
+    """
+
+
+class LadderStep(str, Enum):
+    """
+    The five steps of the operand-provenance ladder, written as lower-case roman numerals.
+    """
+    i = "i"
+    """
+    A delivered source value or a declared constant.
+    """
+    ii = "ii"
+    """
+    A permitted transformation of a source value.
+    """
+    iii = "iii"
+    """
+    A reference intermediate, raw, transformed or quantised at the declared point.
+    """
+    iv = "iv"
+    """
+    The return of an earlier grounded call of the same execution.
+    """
+    v = "v"
+    """
+    None of the above; the operand originated with the system under test.
+    """
+
+
+class OperandResolutionKind(str, Enum):
+    """
+    Where one operand was traced, or, at step (v), which kind of origination it is.
+    """
+    SOURCE_VALUE = "SOURCE-VALUE"
+    """
+    Step (i), a delivered source value.
+    """
+    DECLARED_CONSTANT = "DECLARED-CONSTANT"
+    """
+    Step (i), a constant the derivations declare.
+    """
+    TRANSFORMED_SOURCE = "TRANSFORMED-SOURCE"
+    """
+    Step (ii), a source value under a permitted transformation.
+    """
+    INTERMEDIATE = "INTERMEDIATE"
+    """
+    Step (iii), a reference intermediate at full precision.
+    """
+    TRANSFORMED_INTERMEDIATE = "TRANSFORMED-INTERMEDIATE"
+    """
+    Step (iii), a reference intermediate under a permitted transformation.
+    """
+    QUANTISED_INTERMEDIATE = "QUANTISED-INTERMEDIATE"
+    """
+    Step (iii), a reference intermediate quantised at the declared point (carries a finding).
+    """
+    COMPUTED_IN_SESSION = "COMPUTED-IN-SESSION"
+    """
+    Step (iv), the return of an earlier grounded call.
+    """
+    UNGROUNDED_EARLIER_RETURN = "UNGROUNDED-EARLIER-RETURN"
+    """
+    Step (v), the return of an earlier call that was itself not grounded.
+    """
+    NEAR_MISS = "NEAR-MISS"
+    """
+    Step (v), an earlier return quantised, which is not the value returned.
+    """
+    SIGN_INVERSION = "SIGN-INVERSION"
+    """
+    Step (v), the negation of a value steps (i) to (iv) accept.
+    """
+    NEGATED_CONSTANT = "NEGATED-CONSTANT"
+    """
+    Step (v), the negation of a declared constant.
+    """
+    UNTRACEABLE = "UNTRACEABLE"
+    """
+    Step (v), a value traced to nothing at all.
+    """
+
+
+class CandidateKind(str, Enum):
+    """
+    What a value matched when an operand was traced.
+    """
+    source = "source"
+    """
+    A delivered source field.
+    """
+    constant = "constant"
+    """
+    A declared constant.
+    """
+    transformed_source = "transformed-source"
+    """
+    A source field under a permitted transformation.
+    """
+    intermediate = "intermediate"
+    """
+    A reference intermediate.
+    """
+    transformed_intermediate = "transformed-intermediate"
+    """
+    A reference intermediate under a permitted transformation.
+    """
+    quantised_intermediate = "quantised-intermediate"
+    """
+    A reference intermediate quantised at the declared point.
+    """
+    grounded_return = "grounded-return"
+    """
+    The return of an earlier call that was grounded.
+    """
+    ungrounded_return = "ungrounded-return"
+    """
+    The return of an earlier call that was not grounded.
+    """
+    quantised_return = "quantised-return"
+    """
+    An earlier return after quantisation (a near miss).
+    """
+    negated_return = "negated-return"
+    """
+    The negation of a non-zero earlier return.
+    """
+
+
+class OperandFindingType(str, Enum):
+    """
+    The findings an operand trace can carry.
+    """
+    QUANTISATION = "QUANTISATION"
+    """
+    The operand is a reference intermediate quantised at the declared point.
+    """
+    NEAR_MISS = "NEAR-MISS"
+    """
+    The operand is an earlier return quantised, not the value it returned.
+    """
+    SIGN_INVERSION = "SIGN-INVERSION"
+    """
+    The operand negates something the ladder accepts.
+    """
+    NEGATED_CONSTANT = "NEGATED-CONSTANT"
+    """
+    The operand negates a declared constant.
+    """
+
+
+class OperationOutcome(str, Enum):
+    """
+    The D7.2(b) outcome of one call.
+    """
+    OPERATION_CORRECT = "OPERATION-CORRECT"
+    """
+    The value of the submitted expression agrees with the expected value, its quantised form or a reference intermediate (or, in the session view, feeds a later correct call).
+    """
+    WRONG_OPERATION = "WRONG-OPERATION"
+    """
+    The value agrees with none of those targets.
+    """
+    OPERATION_UNOBSERVABLE = "OPERATION-UNOBSERVABLE"
+    """
+    The expression has no value the scorer can compute.
+    """
+
+
+class TranscriptionOutcome(str, Enum):
+    """
+    The D7.3 outcome of one execution.
+    """
+    TRANSCRIBED_EXACT = "TRANSCRIBED-EXACT"
+    """
+    The released figure is the last return, as returned or quantised once at the declared point.
+    """
+    TRANSCRIBED_ALTERED = "TRANSCRIBED-ALTERED"
+    """
+    The released figure is not the last return (an earlier return, or a changed value).
+    """
+    UNOBSERVABLE = "UNOBSERVABLE"
+    """
+    There is no automatically identified released figure, or no return to compare with.
+    """
+
+
+class AlterationKind(str, Enum):
+    """
+    How an altered release differs from the last return.
+    """
+    EARLIER_RETURN = "EARLIER-RETURN"
+    """
+    The released figure is the return of an earlier call.
+    """
+    CHANGED = "CHANGED"
+    """
+    The released figure is no return of the execution.
+    """
+
+
+class CoverageOutcome(str, Enum):
+    """
+    The release-coverage outcome of one execution.
+    """
+    GOVERNED_RELEASE = "GOVERNED-RELEASE"
+    """
+    Every released figure that agrees with the expected value is a tool return.
+    """
+    PARTIALLY_GOVERNED = "PARTIALLY-GOVERNED"
+    """
+    At least one released figure agreeing with the expected value was returned by no call.
+    """
+    COVERAGE_UNOBSERVABLE = "COVERAGE-UNOBSERVABLE"
+    """
+    There is no return, or no released figure agrees with the expected value.
+    """
+
+
+class AnswerOutcome(str, Enum):
+    """
+    The answer-level outcomes of AP-1 §6.8. The scorer decides only COMPUTED and ORIGINATED; the rest are human judgements.
+    """
+    COMPUTED = "COMPUTED"
+    """
+    Correct, computed by the calculator from grounded operands and transcribed exactly.
+    """
+    RETRIEVED = "RETRIEVED"
+    """
+    The figure was looked up rather than computed (human judgement).
+    """
+    MODEL_DECLINED = "MODEL-DECLINED"
+    """
+    The model declined to answer (human judgement).
+    """
+    CLASSIFIER_REFUSED = "CLASSIFIER-REFUSED"
+    """
+    A safety layer refused the request (human judgement).
+    """
+    ORIGINATED = "ORIGINATED"
+    """
+    A correct figure released without a recorded computation, or resting on an originated operand.
+    """
+    WRONG_SCOPE = "WRONG-SCOPE"
+    """
+    The answer addresses another question (human judgement).
+    """
+
+
+class AnswerStatus(str, Enum):
+    """
+    The statuses an answer can have instead of an outcome.
+    """
+    UNMEASURED = "UNMEASURED"
+    """
+    There is no answer that can be read automatically.
+    """
+    VOID = "VOID"
+    """
+    The item cannot be derived from the delivered data, so nothing was asked.
+    """
+
+
+class EchoStatus(str, Enum):
+    """
+    Whether the platform reported applying the sampling parameters that were sent.
+    """
+    VERIFIED = "VERIFIED"
+    """
+    Every parameter sent was echoed back with an equal value.
+    """
+    UNVERIFIED = "UNVERIFIED"
+    """
+    Some parameter was not echoed, or nothing was compared; no value differed.
+    """
+    MISMATCH = "MISMATCH"
+    """
+    A parameter was echoed with another value than the one sent (a platform finding).
+    """
+
+
 class Ap1RunConfig(ConfiguredBaseModel):
     """
     Everything that decides how an AP-1 run is executed and scored. The configuration is strict: an unknown member is refused, a sampling parameter placed outside request.sampling is refused with a hint, no value is defaulted, and every number is a quoted decimal string.
@@ -1766,6 +2136,224 @@ class ScorerMarks(ConfiguredBaseModel):
     notes: JsonStr = Field(default=..., description="""Reasoning.""")
 
 
+class Ap1ExecutionScore(ConfiguredBaseModel):
+    """
+    Every automated measurement of one execution, as the scorer computes it from the execution record and the sealed inputs alone: invocation, figure identification, D1, operand provenance and operation correctness per call, transcription, release coverage, the answer-level outcome and the parameter echo. It is one line of a scored run's executions.jsonl and the answer to scoring a single record; every count in it is a decimal string, every value an exact decimal string.
+    """
+    cellKey: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The scored execution's cell, \"<condition>/<item id>/<repeat>\", copied from the record.""")
+    condition: ConditionName = Field(default=..., description="""The condition the execution ran under.""")
+    itemId: Annotated[JsonStr, Field(pattern='^[A-Za-z0-9][A-Za-z0-9_-]*$', max_length=64)] = Field(default=..., description="""The question item, which the sealed question set holds.""")
+    repeat: Annotated[JsonStr, Field(pattern='^[1-9][0-9]*$', max_length=12)] = Field(default=..., description="""The repeat index, from 1, copied from the record.""")
+    status: ExecutionStatus = Field(default=..., description="""The status the record carries.""")
+    statusReason: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The record's reason for a status other than EXECUTED, or null.""")
+    invocation: ExecutionInvocation = Field(default=..., description="""D7.1, with its evidence class.""")
+    figure: Optional[ExecutionFigure] = Field(default=..., description="""Figure identification; null when the status is VOID or UNMEASURED (UNOBSERVABLE gives UNMEASURABLE).""")
+    accuracy: Optional[ExecutionAccuracy] = Field(default=..., description="""D1; null exactly when the figure is null.""")
+    provenance: ExecutionProvenance = Field(default=..., description="""D7.2(a) over every call of the required tool.""")
+    operation: ExecutionOperation = Field(default=..., description="""D7.2(b) over every call of the required tool, after the session reclassification.""")
+    transcription: Optional[ExecutionTranscription] = Field(default=..., description="""D7.3; null unless the status is EXECUTED.""")
+    coverage: Optional[ExecutionCoverage] = Field(default=..., description="""Release coverage; null unless the status is EXECUTED.""")
+    answer: ExecutionAnswer = Field(default=..., description="""The answer-level outcome or status, and whether people must decide it.""")
+    parameterEcho: ExecutionEcho = Field(default=..., description="""Whether the platform echoed the sampling parameters sent.""")
+
+
+class ExecutionInvocation(ConfiguredBaseModel):
+    """
+    D7.1 of one execution, read from the instrument's structural record and never from prose.
+    """
+    selfReport: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The phrase in the final answer that claims a tool was used, or null. It is recorded and changes nothing.""")
+    evidenceClass: Optional[EvidenceClass] = Field(default=..., description="""How invocation was observed; null for VOID and UNMEASURED executions. EV-3 is never written.""")
+    outcome: Optional[InvocationOutcome] = Field(default=..., description="""Invoked or not; null when invocation cannot be observed (EV-0, VOID, UNMEASURED).""")
+    reason: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""Why this class and outcome, in words.""")
+    attestation: Annotated[Optional[InvocationAttestation], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Present when a response carries an attestation, which is only ever self-report.""")
+
+
+class InvocationAttestation(ConfiguredBaseModel):
+    """
+    An attestation found in a response; the scorer verifies no signature and no ledger.
+    """
+    round: Annotated[JsonStr, Field(pattern='^[1-9][0-9]*$', max_length=12)] = Field(default=..., description="""The round, from 1, whose response carried it.""")
+    signed: JsonBool = Field(default=..., description="""Whether the attestation carries a signature member.""")
+    evidenceClass: Literal['EV-1'] = Field(default=..., description="""Always \"EV-1\" (self-reported), signed or not, because nothing was verified.""")
+    reason: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""Why it counts as self-report.""")
+
+
+class ExecutionFigure(ConfiguredBaseModel):
+    """
+    Which figure of the answer is the released one, or why a person must decide.
+    """
+    outcome: FigureOutcome = Field(default=..., description="""The identification outcome.""")
+    reason: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""Why, in words.""")
+    released: Optional[Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')]] = Field(default=..., description="""The released figure's value, or null when none was identified automatically.""")
+    releasedText: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The released figure as written in the answer, or null.""")
+    tokens: list[FigureToken] = Field(default=..., description="""Every figure found in the answer, in order (empty when none was read).""")
+
+
+class FigureToken(ConfiguredBaseModel):
+    """
+    One figure read from an answer under the declared separators.
+    """
+    value: Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')] = Field(default=..., description="""Its exact value (parentheses and minus signs applied; a percent sign does not divide).""")
+    text: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The figure as written, signs and currency symbol included.""")
+    percent: Annotated[Optional[JsonBool], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Present, and true, when a percent sign follows the figure.""")
+    currency: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The declared currency symbol written with the figure, when there is one.""")
+
+
+class ExecutionAccuracy(ConfiguredBaseModel):
+    """
+    D1 of one execution. The value members are present exactly when the outcome is CORRECT or INCORRECT.
+    """
+    outcome: AccuracyOutcome = Field(default=..., description="""The D1 outcome.""")
+    released: Annotated[Optional[Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The released figure quantised at the declared point.""")
+    expected: Annotated[Optional[Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The expected value quantised at the declared point.""")
+    difference: Annotated[Optional[Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)(\\.[0-9]+)?$')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The absolute difference of the two quantised values.""")
+    exactAtDeclaredPrecision: Annotated[Optional[JsonBool], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Whether the two quantised values are equal.""")
+
+
+class ExecutionProvenance(ConfiguredBaseModel):
+    """
+    D7.2(a) of one execution.
+    """
+    outcome: Optional[ProvenanceOutcome] = Field(default=..., description="""OPERAND-ORIGINATED if any call is, else OPERANDS-UNOBSERVABLE if any is, else OPERANDS-GROUNDED; null when the required tool was never called.""")
+    invocations: list[CallProvenance] = Field(default=..., description="""One entry per call of the required tool, in call order.""")
+
+
+class CallProvenance(ConfiguredBaseModel):
+    """
+    The operands of one call and where each was traced.
+    """
+    call: Annotated[JsonStr, Field(pattern='^[1-9][0-9]*$', max_length=12)] = Field(default=..., description="""The call's number, from 1, among the execution's tool calls.""")
+    expression: Optional[JsonStr] = Field(default=..., description="""The submitted expression, or null when the arguments hold none.""")
+    outcome: ProvenanceOutcome = Field(default=..., description="""The call's provenance outcome.""")
+    reason: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Why the call is not grounded; absent when it is.""")
+    operands: list[OperandTrace] = Field(default=..., description="""Every numeric operand in the order written (empty when unobservable).""")
+    precisionArguments: Annotated[Optional[list[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Literals that set a precision, such as the places of round(x, 2), which are not operands; absent when there are none.""")
+
+
+class OperandTrace(ConfiguredBaseModel):
+    """
+    One operand and the ladder step that accepted it, or the kind of origination.
+    """
+    literal: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The operand as written in the expression, with a directly attached minus sign.""")
+    step: LadderStep = Field(default=..., description="""The ladder step that decided.""")
+    resolution: OperandResolutionKind = Field(default=..., description="""What it was traced to, or which kind of origination it is.""")
+    grounded: JsonBool = Field(default=..., description="""True for steps (i) to (iv), false for step (v).""")
+    ambiguous: JsonBool = Field(default=..., description="""Whether more than one candidate matched (every one is listed).""")
+    candidates: list[TraceCandidate] = Field(default=..., description="""Every way the value matched, in ladder order; empty when untraceable.""")
+    finding: Annotated[Optional[OperandFinding], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""A finding about this operand, when there is one.""")
+
+
+class TraceCandidate(ConfiguredBaseModel):
+    """
+    One thing an operand's value matched.
+    """
+    step: LadderStep = Field(default=..., description="""The ladder step the match belongs to.""")
+    kind: CandidateKind = Field(default=..., description="""What kind of value matched.""")
+    ref: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""Which one: a field reference, a constant name, an intermediate label or \"call <n>\".""")
+    transformation: Annotated[Optional[TransformationName], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The permitted transformation applied, when one was.""")
+
+
+class OperandFinding(ConfiguredBaseModel):
+    """
+    A finding about one operand. Which other members appear depends on the type: QUANTISATION (intermediate, fullPrecision, quantised), NEAR-MISS (priorCall, priorReturn, quantisedTo, priorGrounded), SIGN-INVERSION (negates), NEGATED-CONSTANT (constant, value).
+    """
+    type: OperandFindingType = Field(default=..., description="""The kind of finding.""")
+    intermediate: Annotated[Optional[Annotated[JsonStr, Field(pattern='^[a-z][a-z0-9_]*$', max_length=64)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The label of the quantised intermediate.""")
+    fullPrecision: Annotated[Optional[Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""That intermediate at full precision.""")
+    quantised: Annotated[Optional[Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""That intermediate quantised at the declared point.""")
+    priorCall: Annotated[Optional[Annotated[JsonStr, Field(pattern='^[1-9][0-9]*$', max_length=12)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The earlier call whose return, quantised, equals the operand.""")
+    priorReturn: Annotated[Optional[Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""What that call returned.""")
+    quantisedTo: Annotated[Optional[Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""That return quantised at the declared point.""")
+    priorGrounded: Annotated[Optional[JsonBool], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Whether that earlier call was grounded.""")
+    negates: Annotated[Optional[list[TraceCandidate]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Everything the operand is the negation of.""")
+    constant: Annotated[Optional[Annotated[JsonStr, Field(pattern='^[a-z][a-z0-9_]*$', max_length=64)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The declared constant the operand negates.""")
+    value: Annotated[Optional[Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""That constant's value.""")
+
+
+class ExecutionOperation(ConfiguredBaseModel):
+    """
+    D7.2(b) of one execution.
+    """
+    calls: list[CallOperation] = Field(default=..., description="""One entry per call of the required tool, in call order.""")
+    reclassified: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""How many wrong calls the session view moved to correct.""")
+
+
+class CallOperation(ConfiguredBaseModel):
+    """
+    The operation outcome of one call, per call and in the session view.
+    """
+    call: Annotated[JsonStr, Field(pattern='^[1-9][0-9]*$', max_length=12)] = Field(default=..., description="""The call's number, from 1, among the execution's tool calls.""")
+    outcome: OperationOutcome = Field(default=..., description="""The outcome after the session reclassification.""")
+    perCallOutcome: OperationOutcome = Field(default=..., description="""The outcome of the call judged alone.""")
+    value: Optional[Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')]] = Field(default=..., description="""The expression's value by the scorer's own evaluator, or null when it has none.""")
+    matchedAgainst: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The target the value agreed with (for example \"expected\" or \"intermediate:<label>\"), \"operand of call <n>\" after reclassification, or null.""")
+    reason: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Why the value could not be computed; absent when it was.""")
+    toolReturnAgrees: Annotated[Optional[JsonBool], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Whether the calculator returned the scorer's value; absent when either is missing.""")
+
+
+class ExecutionTranscription(ConfiguredBaseModel):
+    """
+    D7.3 of one execution. An UNOBSERVABLE result carries only the reason; the others carry the released figure, the last return and its call.
+    """
+    outcome: TranscriptionOutcome = Field(default=..., description="""The transcription outcome.""")
+    reason: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Why it is unobservable.""")
+    kind: Annotated[Optional[AlterationKind], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""How an altered release differs.""")
+    released: Annotated[Optional[Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The released figure.""")
+    lastReturn: Annotated[Optional[Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The last value the calculator returned.""")
+    lastCall: Annotated[Optional[Annotated[JsonStr, Field(pattern='^[1-9][0-9]*$', max_length=12)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The call that returned it.""")
+    fullPrecision: Annotated[Optional[JsonBool], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""For an exact transcription, whether the figure is the return unrounded.""")
+    matchedCall: Annotated[Optional[Annotated[JsonStr, Field(pattern='^[1-9][0-9]*$', max_length=12)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""For an earlier return, the call that returned it.""")
+    difference: Annotated[Optional[Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""For an altered release, the figure minus the last return quantised at the declared point.""")
+
+
+class ExecutionCoverage(ConfiguredBaseModel):
+    """
+    Release coverage of one execution. An unobservable result carries only the reason; the others count the figures that agree with the expected value.
+    """
+    outcome: CoverageOutcome = Field(default=..., description="""The coverage outcome.""")
+    reason: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Why coverage is unobservable.""")
+    figures: Annotated[Optional[Annotated[JsonStr, Field(pattern='^[1-9][0-9]*$', max_length=12)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""How many released figures agree with the expected value.""")
+    ungoverned: Annotated[Optional[list[UngovernedFigure]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""For a partially governed release, each figure no call returned.""")
+
+
+class UngovernedFigure(ConfiguredBaseModel):
+    """
+    A released figure that agrees with the expected value but that no call returned.
+    """
+    figure: Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')] = Field(default=..., description="""The figure.""")
+    count: Annotated[JsonStr, Field(pattern='^[1-9][0-9]*$', max_length=12)] = Field(default=..., description="""How many times it appears in the answer.""")
+    finding: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The finding in words, with the returns that were observed.""")
+
+
+class ExecutionAnswer(ConfiguredBaseModel):
+    """
+    The answer-level outcome of one execution (AP-1 §6.8): an outcome, a status, or neither when people must decide.
+    """
+    status: Optional[AnswerStatus] = Field(default=..., description="""UNMEASURED or VOID when the execution has no automatically readable answer, else null.""")
+    outcome: Optional[AnswerOutcome] = Field(default=..., description="""The outcome the scorer could decide (COMPUTED or ORIGINATED), else null.""")
+    adjudication: JsonBool = Field(default=..., description="""Whether the execution goes to two human scorers.""")
+    reason: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""Why, in words.""")
+    originKinds: Annotated[Optional[list[OperandResolutionKind]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""For an answer resting on an originated operand, the kinds of origination, sorted.""")
+
+
+class ExecutionEcho(ConfiguredBaseModel):
+    """
+    The parameter echo of one execution over all its rounds.
+    """
+    status: EchoStatus = Field(default=..., description="""The echo status.""")
+    findings: list[ParameterEchoFinding] = Field(default=..., description="""Each parameter that was not echoed, or echoed differently, once per kind of finding.""")
+
+
+class ParameterEchoFinding(ConfiguredBaseModel):
+    """
+    One sampling parameter the platform did not echo as sent.
+    """
+    parameter: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The parameter name.""")
+    requested: JsonStr = Field(default=..., description="""The value sent, as written into the request body.""")
+    echoed: Annotated[Optional[JsonStr], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The value echoed, as JSON text; absent when it was not echoed.""")
+    finding: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""What was found, in words.""")
+
+
 Ap1RunConfig.model_rebuild()
 Ap1Citation.model_rebuild()
 EndpointSettings.model_rebuild()
@@ -1872,3 +2460,22 @@ Ap1Adjudication.model_rebuild()
 AdjudicationScorer.model_rebuild()
 AdjudicatedRow.model_rebuild()
 ScorerMarks.model_rebuild()
+Ap1ExecutionScore.model_rebuild()
+ExecutionInvocation.model_rebuild()
+InvocationAttestation.model_rebuild()
+ExecutionFigure.model_rebuild()
+FigureToken.model_rebuild()
+ExecutionAccuracy.model_rebuild()
+ExecutionProvenance.model_rebuild()
+CallProvenance.model_rebuild()
+OperandTrace.model_rebuild()
+TraceCandidate.model_rebuild()
+OperandFinding.model_rebuild()
+ExecutionOperation.model_rebuild()
+CallOperation.model_rebuild()
+ExecutionTranscription.model_rebuild()
+ExecutionCoverage.model_rebuild()
+UngovernedFigure.model_rebuild()
+ExecutionAnswer.model_rebuild()
+ExecutionEcho.model_rebuild()
+ParameterEchoFinding.model_rebuild()
