@@ -78,6 +78,8 @@ class ScoredFiles:
     report: ScoreReport
     jobs: int = 1
     """Worker processes that scored the transcript (1: the calling process alone)."""
+    streaming_maxrss_kib: int | None = None
+    """With workers: this process's peak resident memory (KiB) when they ended."""
 
 
 def _write(path: Path, text: str | Iterable[str]) -> None:
@@ -146,8 +148,9 @@ def score_transcript(
             adjudication=adjudication,
             on_execution=lambda doc: _append(out, execution_line(doc)),
         )
+        streaming_maxrss = None
         if jobs > 1:
-            stream_parallel(rescorer, transcript, jobs, lambda text: out.write(text.encode()))
+            streaming_maxrss = stream_parallel(rescorer, transcript, jobs, out.write)
         else:
             with transcript.open("rb", buffering=_READ_BUFFER) as handle:
                 for raw in handle:
@@ -169,7 +172,7 @@ def score_transcript(
             output_dir / f"adjudication/scorer-{scorer}.html",
             sheet_html_chunks(rows, scorer, report.seal_hash),
         )
-    return ScoredFiles(output_dir, report, jobs)
+    return ScoredFiles(output_dir, report, jobs, streaming_maxrss)
 
 
 def score_run(

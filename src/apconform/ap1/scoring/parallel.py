@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import resource
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -88,7 +89,7 @@ def _score_block(start: int, end: int) -> Stretch | int:
     for raw in lines:
         rescorer.add_line(raw)
     text = "\n".join(out) + "\n" if out else ""
-    return rescorer.stretch(first_line, assumed, text)
+    return rescorer.stretch(first_line, assumed, text.encode("utf-8"))
 
 
 def _blocks(path: Path) -> Iterator[tuple[int, int]]:
@@ -115,9 +116,14 @@ def stream_parallel(
     rescorer: Rescorer,
     transcript: Path,
     jobs: int,
-    write: Callable[[str], object],
-) -> None:
-    """Feed every line of ``transcript`` to ``rescorer`` using ``jobs`` worker processes."""
+    write: Callable[[bytes], object],
+) -> int:
+    """Feed every line of ``transcript`` to ``rescorer`` using ``jobs`` worker processes.
+
+    Returns this process's peak resident memory (getrusage maxrss, KiB) when
+    the workers have ended, so a caller can bound the memory of the process
+    tree while they ran (that peak plus each worker's).
+    """
     context = multiprocessing.get_context("fork")
     pending: deque[tuple[Future[Stretch | int], int, int]] = deque()
     with (
@@ -134,7 +140,7 @@ def stream_parallel(
             future, start, end = pending.popleft()
             part = future.result()
             if isinstance(part, Stretch) and rescorer.absorb(part):
-                write(part.execution_text)
+                write(part.execution_bytes)
                 return
             reader.seek(start)
             for raw in _lines(reader.read(end - start)):
@@ -146,3 +152,4 @@ def stream_parallel(
                 settle()
         while pending:
             settle()
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

@@ -42,9 +42,12 @@ def _parse_line(raw: bytes) -> Any:
     return _DECODER.decode(raw.decode(json.detect_encoding(raw), "surrogatepass"))
 
 
+_LINE_ENCODER = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
 def execution_line(document: dict[str, Any]) -> str:
-    """One line of executions.jsonl (sorted keys, UTF-8, no spaces)."""
-    return json.dumps(document, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    """One line of executions.jsonl (sorted keys, UTF-8, no spaces; one encoder for all)."""
+    return _LINE_ENCODER.encode(document)
 
 
 @dataclass
@@ -86,7 +89,7 @@ class Stretch:
     recorded: list[str]
     duplicates: list[str]
     acc: Accumulator
-    execution_text: str
+    execution_bytes: bytes
 
 
 @dataclass
@@ -203,7 +206,7 @@ class Rescorer:
         if self.on_execution is not None:
             self.on_execution(score.to_json())
 
-    def stretch(self, first_line: int, assumed_prev: str | None, text: str) -> Stretch:
+    def stretch(self, first_line: int, assumed_prev: str | None, text: bytes) -> Stretch:
         """This pass's findings as a stretch (for a pass started with ``start_stretch``)."""
         assert self.facts is not None
         facts = self.facts
@@ -221,7 +224,7 @@ class Rescorer:
             recorded=facts.recorded,
             duplicates=facts.duplicates,
             acc=self.acc,
-            execution_text=text,
+            execution_bytes=text,
         )
 
     def start_stretch(self, first_line: int, assumed_prev: str) -> None:
