@@ -6,9 +6,21 @@ inverted sign, altered transcription, decline, flaky transport, foreign shape),
 four repeats per item and condition. A synthetic run of the same sealed inputs
 with 1,000 repeats is then written by reusing those records cell by cell (new
 cell key, repeat, seq and hash chain; everything else as the personas played
-it), so its outcomes are as mixed as the personas'. The re-score runs in a
-fresh process, streaming the file through the scorer and writing every report
-file, and reports its own wall time and peak resident memory.
+it), so its outcomes are as mixed as the personas'. Each reuse also gets its
+own white space inside the calculator arguments and returns (``_vary``), so
+the scorer's memoised argument/return reading and expression analysis really
+run for every execution instead of hitting 404 cached texts; ``--also-reused``
+times the byte-identical reuse as well. What stays cached legitimately: the
+item tables built from the sealed inputs, compiled patterns, and the
+parameter-echo comparison of the run's few sampling values.
+
+The re-score runs in a fresh process, streaming the file through the scorer
+(in worker processes when the scorer chooses to, or ``--jobs N``) and writing
+every report file. Its wall time is its own; its peak memory is getrusage's
+maxrss: the larger of that process's peak and, while workers ran, its peak
+up to their end plus the largest worker's peak once per worker (an upper
+bound; shared pages count in each process); the resident memory of its
+process tree is also sampled every 20 ms.
 
 Targets: at least 5,000 executions per second and under 300 MB peak for
 100,000 executions; a 1,000-execution run re-scored (every file) in under a
@@ -24,6 +36,7 @@ import copy
 import hashlib
 import io
 import json
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -45,6 +58,9 @@ RATE_TARGET = 5_000
 MEMORY_TARGET_MB = 300
 SMALL_TARGET_SECONDS = 1.0
 _PLACEHOLDERS = ("@SEQ@", "@PREV@", "@SEAL@", "@CELL@", "@REPEAT@")
+_PAD = ("@PAD-A@", "@PAD-B@")
+"""Marks in a template where white space varies from cell to cell (see ``_vary``)."""
+_PAD_WIDTH = 32
 
 
 def _documents(repeats: str, url: str = "http://127.0.0.1:9/v1/chat/completions") -> dict[str, Any]:
@@ -89,9 +105,26 @@ def _pool(folder: Path) -> dict[tuple[str, str], list[dict[str, Any]]]:
     return pool
 
 
+def _mark_call(call: dict[str, Any]) -> None:
+    """Put the padding marks inside each string argument and around the return's members."""
+    try:
+        arguments = json.loads(call["argumentsRaw"])
+    except ValueError:
+        arguments = None
+    if isinstance(arguments, dict):
+        call["argumentsRaw"] = json.dumps(
+            {k: f"{_PAD[0]}{v}{_PAD[1]}" if isinstance(v, str) else v for k, v in arguments.items()}
+        )
+    returned = call.get("returnRaw")
+    if isinstance(returned, str) and returned.startswith("{") and returned.endswith("}"):
+        call["returnRaw"] = "{" + _PAD[0] + returned[1:-1] + _PAD[1] + "}"
+
+
 def _template(record: dict[str, Any]) -> str:
     shaped = copy.deepcopy(record)
     del shaped["sha256"]
+    for call in shaped["execution"]["toolCalls"]:
+        _mark_call(call)
     shaped.update(seq=_PLACEHOLDERS[0], prevSha256=_PLACEHOLDERS[1], sealHash=_PLACEHOLDERS[2])
     shaped["execution"].update(cellKey=_PLACEHOLDERS[3], repeat=_PLACEHOLDERS[4])
     return canonical_text(shaped)
@@ -102,13 +135,38 @@ def _line(text: str) -> tuple[str, str]:
     return text[:-1] + ',"sha256":"' + digest + '"}', digest
 
 
+def _vary(text: str, variant: int) -> str:
+    """Pad the marked places with white space that differs for each reuse of a template.
+
+    The expression gets leading and trailing spaces (the calculator's grammar
+    skips them) and the return's JSON object white space inside its braces, so
+    every cell's argument and return texts are new strings: the scorer's
+    memoised JSON argument/return reading and expression analysis miss, as
+    they would for a model that writes fresh expressions, while every value,
+    operand and outcome stays as the persona played it. ``variant`` 0 is the
+    unpadded template (all reuses identical: the scorer's caches hit).
+    """
+    left = " " * (variant % _PAD_WIDTH)
+    right = " " * (variant // _PAD_WIDTH % _PAD_WIDTH)
+    return text.replace(_PAD[0], left).replace(_PAD[1], right)
+
+
 def synthetic_run(
-    folder: Path, pool: dict[tuple[str, str], list[dict[str, Any]]], repeats: int
+    folder: Path,
+    pool: dict[tuple[str, str], list[dict[str, Any]]],
+    repeats: int,
+    *,
+    distinct: bool = True,
 ) -> Path:
-    """A sealed run directory whose transcript reuses the pool's executions for every cell."""
+    """A sealed run directory whose transcript reuses the pool's executions for every cell.
+
+    With ``distinct`` each reuse of a pool execution gets its own argument and
+    return texts (see ``_vary``); without it the reuses are byte-identical
+    apart from the cell key, repeat, seq and chain.
+    """
     documents = _documents(str(repeats))
     inputs = _inputs(documents)
-    run_dir = folder / f"run-{repeats}"
+    run_dir = folder / f"run-{repeats}{'' if distinct else '-reused'}"
     seal = build_seal(inputs)
     for name in ("config", "fixture", "questions", "derivations"):
         path = run_dir / INPUT_FILES[name]
@@ -142,7 +200,8 @@ def synthetic_run(
         for cell in plan_cells(inputs):
             seq += 1
             choices = templates[(cell.condition, cell.item_id)]
-            text = choices[(cell.repeat - 1) % len(choices)]
+            index, variant = (cell.repeat - 1) % len(choices), (cell.repeat - 1) // len(choices)
+            text = _vary(choices[index], variant if distinct else 0)
             for placeholder, value in zip(
                 _PLACEHOLDERS,
                 (str(seq), prev, seal["sealHash"], cell.key, str(cell.repeat)),
@@ -168,13 +227,17 @@ _CHILD = """
 import json, resource, sys, time
 from pathlib import Path
 from apconform.ap1.scoring import score_run
+jobs = None if sys.argv[3] == "auto" else int(sys.argv[3])
 started = time.perf_counter()
-scored = score_run(Path(sys.argv[1]), Path(sys.argv[2]))
+scored = score_run(Path(sys.argv[1]), Path(sys.argv[2]), jobs=jobs)
 seconds = time.perf_counter() - started
 document = scored.report.document
 print(json.dumps({
     "seconds": seconds,
-    "peakMb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    "jobs": scored.jobs,
+    "selfMb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    "childMb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
+    "streamingMb": (scored.streaming_maxrss_kib or 0) / 1024,
     "executions": int(document["integrity"]["transcript"]["executions"]),
     "verified": document["integrity"]["transcript"]["verified"],
     "inputsMatchSeal": document["integrity"]["inputsMatchSeal"],
@@ -185,20 +248,83 @@ print(json.dumps({
 """
 
 
-def rescore_in_child(run_dir: Path, output: Path) -> dict[str, Any]:
-    """Re-score in a fresh process (its own clock and peak memory)."""
-    done = subprocess.run(
-        [sys.executable, "-c", _CHILD, str(run_dir), str(output)],
-        check=True,
-        capture_output=True,
+def _tree_rss_kb(pid: int) -> int:
+    """Resident memory of a process and its descendants now (kB; shared pages counted in each)."""
+    total = 0
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+        total += next(int(x.split()[1]) for x in status.splitlines() if x.startswith("VmRSS:"))
+        for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
+            total += _tree_rss_kb(int(child))
+    except (OSError, StopIteration, ValueError):
+        pass
+    return total
+
+
+def rescore_in_child(run_dir: Path, output: Path, jobs: str) -> dict[str, Any]:
+    """Re-score in a fresh process (its own clock and peak memory), sampling its tree's memory."""
+    child = subprocess.Popen(
+        [sys.executable, "-c", _CHILD, str(run_dir), str(output), jobs],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
     )
-    return dict(json.loads(done.stdout))
+    peak = 0
+    while child.poll() is None:
+        peak = max(peak, _tree_rss_kb(child.pid))
+        time.sleep(0.02)
+    out, err = child.communicate()
+    if child.returncode != 0:
+        raise SystemExit(f"the re-score failed:\n{err}")
+    result = dict(json.loads(out))
+    result["sampledMb"] = peak / 1024
+    # getrusage: while workers run, the tree holds at most the parent's peak up to their end
+    # plus each worker's peak (the largest child's, once per worker); after they end, only the
+    # parent. Shared copy-on-write pages are counted in every process, so this is an upper bound.
+    workers = result["jobs"] if result["jobs"] > 1 else 0
+    result["peakMb"] = max(result["selfMb"], result["streamingMb"] + workers * result["childMb"])
+    return result
+
+
+def _load() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+def _report(label: str, result: dict[str, Any]) -> float:
+    rate = result["executions"] / result["seconds"]
+    print(
+        f"{label}: re-scored {result['executions']:,} executions in {result['seconds']:.2f} s "
+        f"with {result['jobs']} process(es): {rate:,.0f} executions/s "
+        f"({rate / RATE_TARGET:.2f} x the {RATE_TARGET:,} target)"
+    )
+    workers = result["jobs"] if result["jobs"] > 1 else 0
+    print(
+        f"  peak memory {result['peakMb']:.0f} MB ({result['peakMb'] / MEMORY_TARGET_MB:.2f} x "
+        f"the {MEMORY_TARGET_MB} MB limit), from getrusage maxrss: the re-scoring process "
+        f"{result['selfMb']:.0f} MB at the end, {result['streamingMb']:.0f} MB when its "
+        f"{workers} worker(s) ended, largest worker {result['childMb']:.0f} MB; max(end, "
+        f"{result['streamingMb']:.0f} + {workers} x {result['childMb']:.0f}). Resident memory of "
+        f"the process tree sampled every 20 ms peaked at {result['sampledMb']:.0f} MB"
+    )
+    print(
+        f"  chain verified: {result['verified']}; inputs match the seal: "
+        f"{result['inputsMatchSeal']}; answers: "
+        + ", ".join(f"{o['outcome']} {o['count']}" for o in result["answers"])
+        + f"; routed to people: {result['routed']}; "
+        + f"originated operands audited: {result['audit']}"
+    )
+    return rate
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--executions", type=int, default=100_000)
+    parser.add_argument("--jobs", default="auto", help="worker processes (default: the scorer's)")
+    parser.add_argument(
+        "--also-reused",
+        action="store_true",
+        help="also time a transcript whose reused executions are byte-identical (caches hit)",
+    )
     args = parser.parse_args()
     repeats = max(1, round(args.executions / 100))  # 50 derivable items x 2 conditions
     with tempfile.TemporaryDirectory(prefix="ap1-bench-rescore-") as tmp:
@@ -213,29 +339,26 @@ def main() -> int:
         large = synthetic_run(folder, pool, repeats)
         size = (large / "transcript.jsonl").stat().st_size
         print(
-            f"synthetic transcript: {repeats} repeats, {size / 1e6:.0f} MB, written in "
-            f"{time.perf_counter() - began:.1f} s"
+            f"synthetic transcript: {repeats} repeats, {size / 1e6:.0f} MB, every reuse with its "
+            f"own argument and return texts, written in {time.perf_counter() - began:.1f} s"
         )
-        result = rescore_in_child(large, folder / "report-large")
-        rate = result["executions"] / result["seconds"]
-        print(
-            f"re-scored {result['executions']} executions in {result['seconds']:.2f} s: "
-            f"{rate:,.0f} executions/s (target >= {RATE_TARGET:,}); peak memory "
-            f"{result['peakMb']:.0f} MB (target < {MEMORY_TARGET_MB} MB)"
-        )
-        print(
-            f"  chain verified: {result['verified']}; inputs match the seal: "
-            f"{result['inputsMatchSeal']}; answers: "
-            + ", ".join(f"{o['outcome']} {o['count']}" for o in result["answers"])
-            + f"; routed to people: {result['routed']}; "
-            + f"originated operands audited: {result['audit']}"
-        )
+        print(f"load average before: {_load()} (2 cores, shared with other jobs)")
+        result = rescore_in_child(large, folder / "report-large", args.jobs)
+        rate = _report("distinct texts", result)
+        shutil.rmtree(folder / "report-large")
+        if args.also_reused:
+            reused = synthetic_run(folder, pool, repeats, distinct=False)
+            _report("reused texts (caches hit)", rescore_in_child(reused, folder / "r", args.jobs))
+            shutil.rmtree(reused)
         small = synthetic_run(folder, pool, 10)
-        small_result = rescore_in_child(small, folder / "report-small")
+        small_result = rescore_in_child(small, folder / "report-small", args.jobs)
         print(
-            f"re-scored a {small_result['executions']}-execution run (every report file) in "
-            f"{small_result['seconds']:.3f} s (target < {SMALL_TARGET_SECONDS:.0f} s)"
+            f"re-scored a {small_result['executions']:,}-execution run (every report file) in "
+            f"{small_result['seconds']:.3f} s with {small_result['jobs']} process(es) "
+            f"({small_result['seconds'] / SMALL_TARGET_SECONDS:.2f} x the "
+            f"{SMALL_TARGET_SECONDS:.0f} s limit)"
         )
+        print(f"load average after: {_load()}")
         ok = (
             rate >= RATE_TARGET
             and result["peakMb"] < MEMORY_TARGET_MB

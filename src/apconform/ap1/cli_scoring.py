@@ -13,9 +13,10 @@ __all__ = ["register_scoring"]
 
 def _print_scored(scored: Any) -> None:
     document = scored.report.document
+    workers = "one process" if scored.jobs == 1 else f"{scored.jobs} worker processes"
     print(
         f"scored {document['integrity']['transcript']['executions']} executions "
-        f"into {scored.output_dir}"
+        f"into {scored.output_dir} ({workers})"
     )
     print(f"  {document['integrity']['statement']}")
     for cell in document["dimensions"]:
@@ -31,7 +32,9 @@ def _print_scored(scored: Any) -> None:
 def _cmd_score(args: argparse.Namespace) -> int:
     from apconform.ap1.scoring import score_run
 
-    scored = score_run(Path(args.run_dir), Path(args.output_dir) if args.output_dir else None)
+    scored = score_run(
+        Path(args.run_dir), Path(args.output_dir) if args.output_dir else None, jobs=args.jobs
+    )
     _print_scored(scored)
     return 0
 
@@ -58,6 +61,7 @@ def _cmd_rescore(args: argparse.Namespace) -> int:
             Path(args.output_dir),
             ap1_text=read_text_file(text) if text.is_file() else None,
             seal=load_path(Path(args.seal)) if args.seal else None,
+            jobs=args.jobs,
         )
         _print_scored(scored)
         return 0
@@ -65,7 +69,7 @@ def _cmd_rescore(args: argparse.Namespace) -> int:
         raise UsageError("give RUN_DIR, or --transcript with --inputs and --output-dir")
     run_dir = Path(args.run_dir)
     output = Path(args.output_dir) if args.output_dir else run_dir / "rescore"
-    scored = score_run(run_dir, output)
+    scored = score_run(run_dir, output, jobs=args.jobs)
     _print_scored(scored)
     published = run_dir / "report"
     if not (published / "score-report.json").is_file():
@@ -123,6 +127,18 @@ def _cmd_adjudicate_import(args: argparse.Namespace) -> int:
     return 0
 
 
+def _jobs(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
+    return int(text)
+
+
+_JOBS_HELP = (
+    "worker processes that score the transcript (default: 2 for a transcript of 128 MiB or "
+    "more on a multi-core machine, else 1); the report is the same bytes for any value"
+)
+
+
 def register_scoring(commands: Any, parser_class: Any) -> None:
     """Add score, rescore and adjudicate to `apconform ap1`."""
     score = commands.add_parser(
@@ -130,6 +146,7 @@ def register_scoring(commands: Any, parser_class: Any) -> None:
     )
     score.add_argument("run_dir")
     score.add_argument("--output-dir", help="where the report goes (default RUN_DIR/report)")
+    score.add_argument("--jobs", type=_jobs, help=_JOBS_HELP)
     score.set_defaults(handler=_cmd_score)
 
     rescore = commands.add_parser(
@@ -143,6 +160,7 @@ def register_scoring(commands: Any, parser_class: Any) -> None:
     rescore.add_argument(
         "--seal", help="with --transcript: the seal record to check the inputs against"
     )
+    rescore.add_argument("--jobs", type=_jobs, help=_JOBS_HELP)
     rescore.set_defaults(handler=_cmd_rescore)
 
     adjudicate = commands.add_parser("adjudicate", help="human adjudication of routed answers")

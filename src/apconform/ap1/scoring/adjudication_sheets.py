@@ -16,6 +16,7 @@ import hashlib
 import html
 import io
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import Any
 
 from apconform.ap1.scoring.answers import ANSWER_OUTCOMES
@@ -162,9 +163,15 @@ def sheet_key(rows: list[dict[str, Any]], seal_hash: str) -> dict[str, Any]:
     }
 
 
+@lru_cache(maxsize=1024)
+def _escape_shared(text: str) -> str:
+    """Escape a text that repeats across rows (an item's question and data, a reason)."""
+    return html.escape(text)
+
+
 def _block(row: dict[str, Any], number: int) -> str:
-    e = html.escape
-    marks = "".join(f"<label>&#9744; {e(m)}</label>" for m in RUBRICS[row["dimension"]])
+    e, shared = html.escape, _escape_shared
+    marks = _marks(row["dimension"])
     accuracy = ""
     if row["dimension"] == "D1":
         accuracy = (
@@ -173,19 +180,26 @@ def _block(row: dict[str, Any], number: int) -> str:
             + "</p>"
         )
     expected = (
-        f"<dt>Expected value</dt><dd>{e(row['expectedValue'])}</dd>" if row["expectedValue"] else ""
+        f"<dt>Expected value</dt><dd>{shared(row['expectedValue'])}</dd>"
+        if row["expectedValue"]
+        else ""
     )
     return (
-        f"<section><h2>{number}. Row {e(row['rowId'])} &middot; {e(row['dimension'])} &middot; "
-        f"item {e(row['itemId'])} ({e(row['category'])})</h2><dl>"
-        f"<dt>Question</dt><dd>{e(row['question'])}</dd>"
-        f"<dt>Delivered data</dt><dd><pre>{e(row['deliveredData'])}</pre></dd>"
+        f"<section><h2>{number}. Row {e(row['rowId'])} &middot; {shared(row['dimension'])} "
+        f"&middot; item {shared(row['itemId'])} ({shared(row['category'])})</h2><dl>"
+        f"<dt>Question</dt><dd>{shared(row['question'])}</dd>"
+        f"<dt>Delivered data</dt><dd><pre>{shared(row['deliveredData'])}</pre></dd>"
         f"<dt>Response (verbatim)</dt><dd><pre>{e(row['response'])}</pre></dd>"
         f"<dt>Tool calls</dt><dd><pre>{e(row['toolCalls'] or '(none)')}</pre></dd>"
-        f"<dt>Routed because</dt><dd>{e(row['routedBecause'])}</dd>{expected}</dl>"
+        f"<dt>Routed because</dt><dd>{shared(row['routedBecause'])}</dd>{expected}</dl>"
         f"<p class=marks><b>Outcome:</b> {marks}</p>{accuracy}"
         "<p>Value used (D6) ______________ &nbsp; Reasoning:</p><div class=box></div></section>"
     )
+
+
+@lru_cache(maxsize=16)
+def _marks(dimension: str) -> str:
+    return "".join(f"<label>&#9744; {html.escape(m)}</label>" for m in RUBRICS[dimension])
 
 
 def sheet_html_chunks(rows: list[dict[str, Any]], scorer: int, seal_hash: str) -> Iterator[str]:

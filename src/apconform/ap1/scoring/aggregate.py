@@ -5,13 +5,16 @@ per surface, and only the lists a reader must see in full: the
 originated-operand audit, altered transcriptions, ungoverned releases, the
 non-outcome cells and the rows routed to human scorers. Nothing depends on
 anything but the order of the records, so the same transcript always yields
-the same counts.
+the same counts. Accumulators of consecutive stretches of a transcript merge
+(in order) into exactly the accumulator of the whole, which is what lets
+worker processes score stretches side by side.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from apconform.ap1.scoring.execution import ExecutionScore
@@ -43,9 +46,21 @@ class Cell:
     answers: Counter[str] = field(default_factory=Counter)
     echo: Counter[str] = field(default_factory=Counter)
     successful: int = 0
-    surfaces: dict[str, set[str]] = field(
+    surfaces: dict[str, set[bytes]] = field(
         default_factory=lambda: {"figures": set(), "toolArguments": set(), "prose": set()}
     )
+    """SHA-256 digests of the distinct values (only their number is reported)."""
+
+    def merge(self, other: Cell) -> None:
+        """Add the counts of a later stretch (Counter keys keep first-seen order)."""
+        for spec in fields(self):
+            mine, theirs = getattr(self, spec.name), getattr(other, spec.name)
+            if isinstance(mine, Counter):
+                mine.update(theirs)
+            elif isinstance(mine, int):
+                setattr(self, spec.name, mine + theirs)
+        for name, values in other.surfaces.items():
+            self.surfaces[name] |= values
 
 
 def _split(score: ExecutionScore) -> str:
@@ -119,7 +134,7 @@ class Accumulator:
         if score.surfaces is not None:
             cell.successful += 1
             for name, value in score.surfaces.items():
-                cell.surfaces[name].add(value)
+                cell.surfaces[name].add(hashlib.sha256(value.encode("utf-8")).digest())
         if answer["adjudication"]:
             self.routed.append(_routed_row(score, "D1", answer["reason"]))
         tagged = self.interpretive.get(view.item_id)
@@ -197,6 +212,19 @@ class Accumulator:
             cell.coverage[score.coverage["outcome"]] += 1
             for row in score.coverage.get("ungoverned", []):
                 self.ungoverned.append({"cellKey": view.cell_key, **row})
+
+    def merge(self, other: Accumulator) -> None:
+        """Fold in the accumulator of the stretch of records that follows this one's."""
+        for key, cell in other.cells.items():
+            self.cell(*key).merge(cell)
+        for name in ("audit", "altered", "ungoverned", "non_outcome", "routed", "unreadable"):
+            getattr(self, name).extend(getattr(other, name))
+        self.findings.update(other.findings)
+        self.echo_findings.update(other.echo_findings)
+        self.self_reports += other.self_reports
+        self.attestations += other.attestations
+        self.tool_disagreements += other.tool_disagreements
+        self.executions += other.executions
 
     def record_unreadable(self, where: str, message: str) -> None:
         """A record that could not be scored (kept out of every count, listed)."""

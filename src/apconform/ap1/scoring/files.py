@@ -29,6 +29,7 @@ from apconform.ap1.scoring.adjudication_sheets import (
 from apconform.ap1.scoring.context import scoring_inputs
 from apconform.ap1.scoring.html_report import render_html
 from apconform.ap1.scoring.markdown import render_markdown
+from apconform.ap1.scoring.parallel import auto_jobs, stream_parallel
 from apconform.ap1.scoring.rescore import Rescorer, ScoreReport, execution_line
 from apconform.ap1.seal_verify import read_text_file
 from apconform.core.canonical import sha256_text
@@ -75,6 +76,10 @@ class ScoredFiles:
 
     output_dir: Path
     report: ScoreReport
+    jobs: int = 1
+    """Worker processes that scored the transcript (1: the calling process alone)."""
+    streaming_maxrss_kib: int | None = None
+    """With workers: this process's peak resident memory (KiB) when they ended."""
 
 
 def _write(path: Path, text: str | Iterable[str]) -> None:
@@ -112,8 +117,13 @@ def score_transcript(
     ap1_text: str | None,
     seal: dict[str, Any] | None,
     adjudication: dict[str, Any] | None = None,
+    jobs: int | None = None,
 ) -> ScoredFiles:
-    """Stream a transcript file through the scorer and write every report file."""
+    """Stream a transcript file through the scorer and write every report file.
+
+    ``jobs`` worker processes score it (None: two for a large transcript on a
+    multi-core machine, else one); the report is the same bytes for any value.
+    """
     if not transcript.is_file():
         raise ApconformError(SCORE_INPUT, f"{transcript} is not a transcript file")
     inputs = load_run_inputs(
@@ -126,6 +136,10 @@ def score_transcript(
     output_dir.mkdir(parents=True, exist_ok=True)
     lines_path = output_dir / "executions.jsonl"
     partial = lines_path.with_name(lines_path.name + ".partial")
+    if jobs is None:
+        jobs = auto_jobs(transcript)
+    if jobs < 1:
+        raise ApconformError(SCORE_INPUT, f"jobs must be at least 1, not {jobs}")
     with partial.open("wb") as out:
         rescorer = Rescorer(
             scoring_inputs(inputs),
@@ -134,9 +148,13 @@ def score_transcript(
             adjudication=adjudication,
             on_execution=lambda doc: _append(out, execution_line(doc)),
         )
-        with transcript.open("rb", buffering=_READ_BUFFER) as handle:
-            for raw in handle:
-                rescorer.add_line(raw[:-1] if raw.endswith(b"\n") else raw)
+        streaming_maxrss = None
+        if jobs > 1:
+            streaming_maxrss = stream_parallel(rescorer, transcript, jobs, out.write)
+        else:
+            with transcript.open("rb", buffering=_READ_BUFFER) as handle:
+                for raw in handle:
+                    rescorer.add_line(raw[:-1] if raw.endswith(b"\n") else raw)
         report = rescorer.finish()
     os.replace(partial, lines_path)
     document = report.document
@@ -154,10 +172,12 @@ def score_transcript(
             output_dir / f"adjudication/scorer-{scorer}.html",
             sheet_html_chunks(rows, scorer, report.seal_hash),
         )
-    return ScoredFiles(output_dir, report)
+    return ScoredFiles(output_dir, report, jobs, streaming_maxrss)
 
 
-def score_run(run_dir: Path, output_dir: Path | None = None) -> ScoredFiles:
+def score_run(
+    run_dir: Path, output_dir: Path | None = None, *, jobs: int | None = None
+) -> ScoredFiles:
     """Score a run directory from its transcript, sealed copies and seal record alone."""
     seal_path = run_dir / SEAL_FILE
     if not seal_path.is_file():
@@ -181,6 +201,7 @@ def score_run(run_dir: Path, output_dir: Path | None = None) -> ScoredFiles:
         ap1_text=ap1_text,
         seal=seal,
         adjudication=adjudication,
+        jobs=jobs,
     )
 
 

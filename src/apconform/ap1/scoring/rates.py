@@ -11,13 +11,21 @@ from __future__ import annotations
 
 import decimal
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any
 
-from apconform.core.stats import format_percent, proportion
+from apconform.core.stats import Proportion, format_percent
+from apconform.core.stats import proportion as _exact
 
 __all__ = ["rate", "rate_text"]
 
 _DIGITS = decimal.Context(prec=10, rounding=decimal.ROUND_HALF_EVEN)
+
+
+@lru_cache(maxsize=4096)
+def proportion(k: int, n: int) -> Proportion:
+    """The exact statistics of k in n, solved once per (k, n) (a report repeats many pairs)."""
+    return _exact(k, n)
 
 
 def _d(value: Decimal) -> str:

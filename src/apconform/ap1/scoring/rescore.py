@@ -24,7 +24,7 @@ from apconform.ap1.scoring.record import RecordUnreadable, read_execution
 from apconform.ap1.scoring.report import RunFacts, build_report
 from apconform.ap1.transcript import GENESIS, record_hash
 
-__all__ = ["Rescorer", "ScoreReport", "execution_line", "rescore_records"]
+__all__ = ["Rescorer", "ScoreReport", "Stretch", "execution_line", "rescore_records"]
 
 _TAIL = len(b',"sha256":"') + 64 + 2
 _MAX_LINE = 64 * 1024 * 1024
@@ -34,9 +34,20 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
+
+
+def _parse_line(raw: bytes) -> Any:
+    """``json.loads(raw, parse_constant=_refuse_constant)``, without a new decoder per line."""
+    return _DECODER.decode(raw.decode(json.detect_encoding(raw), "surrogatepass"))
+
+
+_LINE_ENCODER = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
 def execution_line(document: dict[str, Any]) -> str:
-    """One line of executions.jsonl (sorted keys, UTF-8, no spaces)."""
-    return json.dumps(document, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    """One line of executions.jsonl (sorted keys, UTF-8, no spaces; one encoder for all)."""
+    return _LINE_ENCODER.encode(document)
 
 
 @dataclass
@@ -57,6 +68,31 @@ class ScoreReport:
 
 
 @dataclass
+class Stretch:
+    """What scoring consecutive lines on their own found, for :meth:`Rescorer.absorb`.
+
+    ``assumed_prev`` is the previous record's hash the stretch was checked
+    against (the first line's own ``prevSha256``); the stretch is valid only if
+    that is the hash the whole-transcript pass holds when it reaches the stretch.
+    """
+
+    first_line: int
+    lines: int
+    assumed_prev: str | None
+    last_prev: str
+    objects: int
+    records: int
+    finished: bool
+    problems: list[dict[str, Any]]
+    seal_hashes: set[str]
+    run_started: dict[str, Any] | None
+    recorded: list[str]
+    duplicates: list[str]
+    acc: Accumulator
+    execution_bytes: bytes
+
+
+@dataclass
 class Rescorer:
     """Feed records or lines, then call :meth:`finish`."""
 
@@ -69,6 +105,7 @@ class Rescorer:
     facts: RunFacts | None = None
     _prev: str = GENESIS
     _seq: int = 0
+    _objects: int = 0
     _cells: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
@@ -100,17 +137,18 @@ class Rescorer:
             self._seq += 1
             return
         try:
-            record = json.loads(raw, parse_constant=_refuse_constant)
+            record = _parse_line(raw)
         except (ValueError, RecursionError) as exc:
             self._problem(line, None, "not-a-record", f"the line is not JSON: {exc}")
             self._seq += 1
             return
         stored = record.get("sha256") if isinstance(record, dict) else None
         if isinstance(stored, str) and raw.endswith(b'"}') and len(raw) > _TAIL:
-            body = raw[:-_TAIL] + b"}"
+            body = hashlib.sha256(memoryview(raw)[:-_TAIL])
+            body.update(b"}")
             if (
                 raw[-_TAIL:] != b',"sha256":"' + stored.encode() + b'"}'
-                or hashlib.sha256(body).hexdigest() != stored
+                or body.hexdigest() != stored
             ):
                 self._problem(
                     line, record.get("seq"), "edited", "the record's bytes do not match its sha256"
@@ -128,6 +166,7 @@ class Rescorer:
         if not isinstance(record, dict):
             self._problem(line, None, "not-a-record", "the record is not a JSON object")
             return
+        self._objects += 1
         seq = record.get("seq")
         if not hashed and record.get("sha256") != _safe_hash(record):
             self._problem(line, seq, "edited", "the record's content does not match its sha256")
@@ -166,6 +205,61 @@ class Rescorer:
         self.acc.add(score)
         if self.on_execution is not None:
             self.on_execution(score.to_json())
+
+    def stretch(self, first_line: int, assumed_prev: str | None, text: bytes) -> Stretch:
+        """This pass's findings as a stretch (for a pass started with ``start_stretch``)."""
+        assert self.facts is not None
+        facts = self.facts
+        return Stretch(
+            first_line=first_line,
+            lines=self._seq - (first_line - 1),
+            assumed_prev=assumed_prev,
+            last_prev=self._prev,
+            objects=self._objects,
+            records=facts.records,
+            finished=facts.finished,
+            problems=facts.problems,
+            seal_hashes=facts.seal_hashes,
+            run_started=facts.run_started,
+            recorded=facts.recorded,
+            duplicates=facts.duplicates,
+            acc=self.acc,
+            execution_bytes=text,
+        )
+
+    def start_stretch(self, first_line: int, assumed_prev: str) -> None:
+        """Check the lines that follow as if line ``first_line`` came after ``assumed_prev``."""
+        self._seq, self._prev = first_line - 1, assumed_prev
+
+    def absorb(self, part: Stretch) -> bool:
+        """Fold in the stretch that follows, if it was checked against this pass's state.
+
+        False (nothing changed) when the stretch does not start at the next
+        line, assumed another previous hash, or repeats a cell already seen: the
+        caller then feeds those lines itself, so the report is the same.
+        """
+        assert self.facts is not None
+        if (
+            part.first_line != self._seq + 1
+            or part.assumed_prev != self._prev
+            or not self._cells.isdisjoint(part.recorded)
+        ):
+            return False
+        facts = self.facts
+        facts.records += part.records
+        facts.problems.extend(part.problems[: max(0, 1000 - len(facts.problems))])
+        facts.seal_hashes |= part.seal_hashes
+        facts.run_started = facts.run_started or part.run_started
+        if part.objects:
+            facts.finished = part.finished
+        facts.recorded.extend(part.recorded)
+        facts.duplicates.extend(part.duplicates)
+        self._cells.update(part.recorded)
+        self._seq += part.lines
+        self._prev = part.last_prev
+        self._objects += part.objects
+        self.acc.merge(part.acc)
+        return True
 
     def finish(self) -> ScoreReport:
         """Build the report (call once, after the last record)."""
