@@ -57,6 +57,43 @@ def _rate_cell(
     )
 
 
+# (label, name, section, rate member, text when n is 0, what the rate counts) of the D7 rates.
+_D7_RATES = (
+    (
+        "D7.2(a)",
+        "Operand provenance",
+        "operandProvenance",
+        "originatedRate",
+        "no observable invocation",
+        "invocations with an originated operand",
+    ),
+    (
+        "D7.2(b)",
+        "Operation correctness",
+        "operationCorrectness",
+        "wrongRate",
+        "no evaluable call",
+        "wrong operations",
+    ),
+    (
+        "D7.3",
+        "Transcription",
+        "transcription",
+        "alteredRate",
+        "no released figure with a return to compare",
+        "altered",
+    ),
+    (
+        "D7.3 coverage",
+        "Release coverage",
+        "releaseCoverage",
+        "partialRate",
+        "no matching released figure with returns",
+        "partially governed",
+    ),
+)
+
+
 def dimension_cells(
     sections: dict[str, Any], adjudication: dict[str, Any], inputs: ScoringInputs
 ) -> list[dict[str, Any]]:
@@ -144,46 +181,10 @@ def dimension_cells(
                 what="not invoked",
             )
         )
-    cells.append(
-        _rate_cell(
-            "D7.2(a)",
-            "Operand provenance",
-            sections["operandProvenance"]["originatedRate"],
-            claimed=d7,
-            empty="no observable invocation",
-            what="invocations with an originated operand",
+    for label, name, section, rate, empty, what in _D7_RATES:
+        cells.append(
+            _rate_cell(label, name, sections[section][rate], claimed=d7, empty=empty, what=what)
         )
-    )
-    cells.append(
-        _rate_cell(
-            "D7.2(b)",
-            "Operation correctness",
-            sections["operationCorrectness"]["wrongRate"],
-            claimed=d7,
-            empty="no evaluable call",
-            what="wrong operations",
-        )
-    )
-    cells.append(
-        _rate_cell(
-            "D7.3",
-            "Transcription",
-            sections["transcription"]["alteredRate"],
-            claimed=d7,
-            empty="no released figure with a return to compare",
-            what="altered",
-        )
-    )
-    cells.append(
-        _rate_cell(
-            "D7.3 coverage",
-            "Release coverage",
-            sections["releaseCoverage"]["partialRate"],
-            claimed=d7,
-            empty="no matching released figure with returns",
-            what="partially governed",
-        )
-    )
     cells.append(
         _cell(
             "D7.4",
