@@ -49,6 +49,9 @@ HEAVY = {
     "/v1/apx/validate-run": 1,
     "/v1/documents/apx-evaluation-request/validate": 2,
     "/v1/ap1/validate-derivations": 1,
+    # the four AP-1 inputs and an execution record, or a transcript
+    "/v1/ap1/score-execution": 2,
+    "/v1/ap1/score-transcript": 2,
     # one large document
     "/v1/apx/freeze": 3,
     "/v1/apx/validate-manifest": 3,

@@ -14,7 +14,9 @@ failure). Every request loop is bounded in count and time and stops by itself.
 
 A scenario is a name, a request (method, path, JSON body) and the status it
 must answer; the APx evaluate and AP-1 single-execution score scenarios are
-listed in SCENARIOS and run as soon as their operations are registered.
+listed in SCENARIOS and run as soon as their operations are registered. A
+scenario may give a list of requests, sent in turn: the AP-1 one posts every
+execution record of the AP-1 demo run (mixed personas, so mixed outcomes).
 
 ``--overhead`` instead measures, in process, what the API adds to an
 operation: the mean time of a full request through the app (guard, routing,
@@ -46,7 +48,7 @@ SERVE = [str(REPO / ".venv" / "bin" / "apconform"), "serve"]
 class Scenario:
     name: str
     operation: str | None  # the operation that must be registered, if any
-    request: Callable[[], tuple[str, str, Any]]  # () -> (method, path, JSON body or None)
+    request: Callable[[], Any]  # () -> (method, path, JSON body or None), or a list of them
     expected_status: int = 200
     requests: int | None = None  # default: --requests
 
@@ -73,11 +75,28 @@ def _apx_evaluate() -> tuple[str, str, Any]:
     return "POST", "/v1/apx/evaluate", {"manifest": manifest, "run": run}
 
 
-def _ap1_score() -> tuple[str, str, Any]:  # pragma: no cover - filled in with the AP-1 scorer
-    """One execution record of the worked example against its sealed inputs (phase 3)."""
-    from apconform.ap1 import demo  # type: ignore[attr-defined]
+def _ap1_score() -> list[tuple[str, str, Any]]:
+    """Every execution record of the AP-1 demo run (mock-mixed, so outcomes are mixed), each
+    with the run's sealed inputs: one request body per record, sent in turn."""
+    import io
+    import tempfile
 
-    return "POST", "/v1/ap1/score-execution", demo.score_execution_input()
+    from apconform.ap1.demo import demo_step
+    from apconform.demo import DemoContext
+
+    with tempfile.TemporaryDirectory(prefix="bench-api-ap1-") as folder:
+        assert demo_step(DemoContext(Path(folder), io.StringIO())) == 0
+        run_dir = Path(folder) / "ap1-run"
+        inputs = run_dir / "inputs"
+        sealed: dict[str, Any] = {
+            name: json.loads((inputs / f"{name}.json").read_text(encoding="utf-8"))
+            for name in ("config", "fixture", "questions", "derivations")
+        }
+        sealed["ap1Text"] = (inputs / "ap1-text.md").read_text(encoding="utf-8")
+        lines = (run_dir / "transcript.jsonl").read_text(encoding="utf-8").splitlines()
+    records = [json.loads(line) for line in lines]
+    executions = [r["execution"] for r in records if r["kind"] == "execution"]
+    return [("POST", "/v1/ap1/score-execution", {**sealed, "record": e}) for e in executions]
 
 
 SCENARIOS = [
@@ -125,9 +144,10 @@ class _Load:
         self.errors[kind] = self.errors.get(kind, 0) + 1
 
 
-async def _connection(port: int, request: bytes, expected: int, load: _Load) -> None:
+async def _connection(port: int, requests: list[bytes], expected: int, load: _Load) -> None:
     reader = writer = None
     while load.take():
+        request = requests[load.issued % len(requests)]
         try:
             if writer is None:
                 reader, writer = await asyncio.open_connection("127.0.0.1", port)
@@ -158,9 +178,11 @@ async def _connection(port: int, request: bytes, expected: int, load: _Load) -> 
         writer.close()
 
 
-async def _drive(port: int, request: bytes, expected: int, total: int, concurrency: int) -> _Load:
+async def _drive(
+    port: int, requests: list[bytes], expected: int, total: int, concurrency: int
+) -> _Load:
     load = _Load(total, time.monotonic() + 300)
-    await asyncio.gather(*(_connection(port, request, expected, load) for _ in range(concurrency)))
+    await asyncio.gather(*(_connection(port, requests, expected, load) for _ in range(concurrency)))
     return load
 
 
@@ -169,13 +191,17 @@ def _percentile(ordered: list[float], fraction: float) -> float:
     return ordered[index] * 1000
 
 
+def _requests(scenario: Scenario) -> list[tuple[str, str, Any]]:
+    made = scenario.request()
+    return made if isinstance(made, list) else [made]
+
+
 def run_scenario(port: int, scenario: Scenario, total: int, concurrency: int) -> dict[str, Any]:
-    method, path, body = scenario.request()
-    request = _encode(method, path, body)
-    asyncio.run(_drive(port, request, scenario.expected_status, min(500, total), concurrency))
+    requests = [_encode(*one) for one in _requests(scenario)]
+    asyncio.run(_drive(port, requests, scenario.expected_status, min(500, total), concurrency))
     cpu_before = os.times()
     started = time.perf_counter()
-    load = asyncio.run(_drive(port, request, scenario.expected_status, total, concurrency))
+    load = asyncio.run(_drive(port, requests, scenario.expected_status, total, concurrency))
     elapsed = time.perf_counter() - started
     cpu_after = os.times()
     ordered = sorted(load.latencies)
@@ -192,7 +218,8 @@ def run_scenario(port: int, scenario: Scenario, total: int, concurrency: int) ->
         "maxMs": round(ordered[-1] * 1000, 2),
         "errors": sum(load.errors.values()),
         "errorKinds": load.errors,
-        "bodyBytes": len(request),
+        "distinctBodies": len(requests),
+        "bodyBytes": round(sum(len(r) for r in requests) / len(requests)),
         "clientCpuPercentOfOneCore": round(100 * client_cpu / elapsed, 1),
     }
 
@@ -229,7 +256,7 @@ def overhead(rounds: int) -> list[dict[str, Any]]:
     rows = []
     answered = [s for s in SCENARIOS if s.expected_status == 200]
     for scenario in [s for s in answered if s.operation is None or s.operation in registered]:
-        method, path, body = scenario.request()
+        method, path, body = _requests(scenario)[0]
         payload = b"" if body is None else json.dumps(body).encode("utf-8")
         headers = [(b"content-type", b"application/json")] if body is not None else []
         scope = {

@@ -24,6 +24,7 @@ from apconform.api.problems import (
     problem_body,
 )
 from apconform.api.routes_ap1 import AP1_ROUTES
+from apconform.api.routes_ap1_scoring import AP1_SCORING_ROUTES
 from apconform.api.routes_apx import APX_ROUTES
 from apconform.api.routes_conformance import add_conformance_routes
 from apconform.api.routes_documents import add_document_routes
@@ -108,7 +109,7 @@ def create_app(
     # others: FastAPI matches an included router's routes again when it hands
     # the request over, which tripled the cost of finding a route.
     add_conformance_routes(app.router)
-    typed = add_typed_routes(app.router, (*APX_ROUTES, *AP1_ROUTES))
+    typed = add_typed_routes(app.router, (*APX_ROUTES, *AP1_ROUTES, *AP1_SCORING_ROUTES))
     add_document_routes(app.router)
     add_operation_routes(app.router, skip=typed)
     if extra is not None:

@@ -9,9 +9,9 @@ Verifying a seal takes the seal record and the sealed inputs as they are now
 and answers, as ``apconform ap1 verify-seal --json`` does, every mismatch;
 a broken seal is an answer (``valid: false``), not an error.
 
-Scoring a single execution record and re-scoring a transcript come with the
-AP-1 scorer (issue 5), at ``POST /v1/ap1/score-execution`` and
-``POST /v1/ap1/score-transcript`` (see docs/api/index.md).
+Scoring a single execution record and re-scoring a transcript are in
+:mod:`apconform.api.routes_ap1_scoring`; they refuse their inputs with the
+same checks (:func:`check_ap1_inputs`).
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from apconform.models.api import (
 )
 from apconform.resources import data_path
 
-__all__ = ["AP1_ROUTES"]
+__all__ = ["AP1_ROUTES", "check_ap1_inputs", "small_ap1_inputs", "within_member"]
 
 _INPUTS = ("config", "fixture", "questions", "derivations")
 _DOCUMENT = {
@@ -74,12 +74,12 @@ def _load_derivations(document: Any) -> Ap1DerivationSet:
         raise Ap1Refused(refused.violations, what="derivation set") from None
 
 
-def _within(member: str, violations: list[Violation]) -> list[Violation]:
+def within_member(member: str, violations: list[Violation]) -> list[Violation]:
     """Violations of one member document, with paths from the root of the request body."""
     return [replace(v, path=f"$.{member}{v.path[1:]}") for v in violations]
 
 
-def _check_inputs(value: Any) -> dict[str, Any]:
+def check_ap1_inputs(value: Any) -> dict[str, Any]:
     """Every seal-time rule of the four input documents except the AP-1 text's hash."""
     if type(value) is not dict or any(name not in value for name in _INPUTS):
         validate_document(Ap1InputsRequest, value, what="AP-1 inputs")
@@ -95,14 +95,16 @@ def _check_inputs(value: Any) -> dict[str, Any]:
         try:
             loaded[name] = loaders[name](value[name])
         except DocumentRefused as refused:
-            problems.extend(_within(name, refused.violations))
+            problems.extend(within_member(name, refused.violations))
     if not problems:
         config, fixture, questions = loaded["config"], loaded["fixture"], loaded["questions"]
-        problems.extend(_within("questions", list(question_violations(questions, fixture, config))))
-        problems.extend(_within("config", list(minimum_n_violations(questions, config))))
+        problems.extend(
+            within_member("questions", list(question_violations(questions, fixture, config)))
+        )
+        problems.extend(within_member("config", list(minimum_n_violations(questions, config))))
         if not problems:
             found = derivation_violations(loaded["derivations"], questions, fixture, config)
-            problems.extend(_within("derivations", found))
+            problems.extend(within_member("derivations", found))
     if problems:
         raise Ap1Refused(problems, what="AP-1 inputs")
     return {"documents": [_report(_DOCUMENT[name], value[name]) for name in _INPUTS]}
@@ -122,7 +124,7 @@ def _example(name: str) -> Any:
     return load_path(data_path("examples", "ap1", name))
 
 
-def _small_inputs() -> dict[str, Any]:
+def small_ap1_inputs() -> dict[str, Any]:
     """The worked example cut down to its first question (and claiming D7 only)."""
     config = _example("config-mock.json")
     config["dimensionsClaimed"] = ["D7"]
@@ -186,7 +188,7 @@ AP1_ROUTES = (
         run=_one("ap1-questions", load_questions),
         what="question set",
         answer_description="The question set passed; the digest a seal records for it.",
-        examples=(("worked-example-first-item", lambda: _small_inputs()["questions"]),),
+        examples=(("worked-example-first-item", lambda: small_ap1_inputs()["questions"]),),
     ),
     TypedRoute(
         path="/v1/ap1/validate-derivations",
@@ -201,10 +203,10 @@ AP1_ROUTES = (
         "e.g. $.derivations.derivations[0].final." + _LOADER,
         body=Ap1InputsRequest,
         answer=Ap1InputsReport,
-        run=_check_inputs,
+        run=check_ap1_inputs,
         what="AP-1 inputs",
         answer_description="The inputs passed; the digest a seal records for each document.",
-        examples=(("worked-example-first-item", _small_inputs),),
+        examples=(("worked-example-first-item", small_ap1_inputs),),
     ),
     TypedRoute(
         path="/v1/ap1/verify-seal",

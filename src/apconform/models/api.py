@@ -24,7 +24,7 @@ from ._jsontypes import (
     refuse_null,
     refuse_values,
 )
-from .ap1 import Ap1DerivationSet, Ap1Fixture, Ap1QuestionSet, Ap1RunConfig, Ap1Seal
+from .ap1 import Ap1DerivationSet, Ap1Fixture, Ap1QuestionSet, Ap1RunConfig, Ap1Seal, ExecutionRecord
 from .apx import Baseline, BaselineAttempt, CalibrationProtocol, Cohort, Environment, Evaluator, Manifest, MeasurementKind, Partition, Suite, TaskSlot
 from .conformance import ExpectedKind, Protocol
 
@@ -326,6 +326,31 @@ class SealFinding(ConfiguredBaseModel):
     fatal: JsonBool = Field(default=..., description="""True when the finding breaks the seal; false for a difference worth knowing.""")
 
 
+class Ap1ScoreExecutionRequest(ConfiguredBaseModel):
+    """
+    The body of POST /v1/ap1/score-execution: the sealed input documents of a run and one execution record of its transcript (the execution member of a transcript record of kind execution), scored as the re-score scores it.
+    """
+    config: Ap1RunConfig = Field(default=..., description="""The sealed run configuration (inputs/config.json).""")
+    fixture: Ap1Fixture = Field(default=..., description="""The sealed fixture (inputs/fixture.json).""")
+    questions: Ap1QuestionSet = Field(default=..., description="""The sealed question set (inputs/questions.json).""")
+    derivations: Ap1DerivationSet = Field(default=..., description="""The sealed derivation set (inputs/derivations.json).""")
+    ap1Text: Annotated[Optional[JsonStr], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The sealed AP-1 text, optional; when given it must hash (line endings normalised to LF) to the configuration's ap1.textSha256.""")
+    record: ExecutionRecord = Field(default=..., description="""The execution record to score, as the instrument wrote it.""")
+
+
+class Ap1ScoreTranscriptRequest(ConfiguredBaseModel):
+    """
+    The body of POST /v1/ap1/score-transcript: the sealed input documents, the transcript as the text of its JSON-lines file, and optionally the seal record. The whole body is at most 1 MiB.
+    """
+    config: Ap1RunConfig = Field(default=..., description="""The sealed run configuration (inputs/config.json).""")
+    fixture: Ap1Fixture = Field(default=..., description="""The sealed fixture (inputs/fixture.json).""")
+    questions: Ap1QuestionSet = Field(default=..., description="""The sealed question set (inputs/questions.json).""")
+    derivations: Ap1DerivationSet = Field(default=..., description="""The sealed derivation set (inputs/derivations.json).""")
+    ap1Text: Annotated[Optional[JsonStr], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The sealed AP-1 text, optional; when given it must hash (line endings normalised to LF) to the configuration's ap1.textSha256, and the report records its hash.""")
+    transcript: JsonStr = Field(default=..., description="""The text of transcript.jsonl, one record per line, exactly as written: each line's sha256 is checked over its own UTF-8 bytes, so a record re-serialised or edited after it was written is named in the report. A final newline is optional.""")
+    seal: Annotated[Optional[Ap1Seal], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The seal record (seal.json); with it the report states whether the inputs' digests equal the sealed ones.""")
+
+
 Problem.model_rebuild()
 ProblemViolation.model_rebuild()
 HealthReport.model_rebuild()
@@ -354,3 +379,5 @@ Ap1InputsReport.model_rebuild()
 Ap1SealVerificationRequest.model_rebuild()
 Ap1SealVerification.model_rebuild()
 SealFinding.model_rebuild()
+Ap1ScoreExecutionRequest.model_rebuild()
+Ap1ScoreTranscriptRequest.model_rebuild()
