@@ -30,7 +30,11 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def _start_run(run_dir: Path, *args: str) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(REPO),
+        "APCONFORM_DEBUG": "1",
+    }  # a failure shows its traceback
     return subprocess.Popen(
         [sys.executable, "-m", "apconform.cli", "ap1", "run", *args, "--concurrency", "4"],
         cwd=run_dir.parent,
@@ -121,7 +125,8 @@ def test_ctrl_c_stops_cleanly_and_resumes(tmp_path: Path) -> None:
         assert int(recorded["cellsRecorded"]) == len(stopped.cells) < 104
         assert int(recorded["cellsRemaining"]) == 104 - len(stopped.cells)
         resumed = _start_run(run_dir, "--resume", str(run_dir))
-        assert resumed.wait(timeout=120) == 0
+        _, err = resumed.communicate(timeout=120)
+        assert resumed.returncode == 0, err.decode()
     report = verify_transcript(transcript)
     assert report.ok and report.finished and len(report.cells) == 104
     assert _kinds(transcript)["run-stopped"] == 1
