@@ -210,6 +210,17 @@ def test_lines_that_are_not_records_are_findings_not_refusals(api: FastAPI) -> N
     assert ("1", "not-a-record") in kinds and ("2", "not-a-record") in kinds
 
 
+def test_a_transcript_of_more_lines_than_the_bound_is_refused(api: FastAPI) -> None:
+    body = {**_computed(), "transcript": "\n" * 20_001}
+    del body["record"]
+    problem = _problem(call(api, "POST", RESCORE, json_body=body))
+    assert (problem["status"], problem["code"]) == (422, "AP1-TRANSCRIPT-LINES")
+    assert problem["detail"] == "the transcript has 20,001 lines; the API re-scores at most 20,000"
+    body["transcript"] = "\n" * 20_000
+    report = call(api, "POST", RESCORE, json_body=body).json
+    assert report["integrity"]["transcript"]["records"] == "0"
+
+
 def test_a_bad_seal_is_refused_with_its_paths(api: FastAPI) -> None:
     body = {**_computed(), "transcript": "", "seal": {"schemaVersion": "apconform-ap1-seal/1"}}
     del body["record"]

@@ -27,7 +27,7 @@ from apconform.ap1.scoring.execution import RECORD_UNSCORABLE
 from apconform.api.routes_ap1 import check_ap1_inputs, within_member
 from apconform.api.typed import TypedRoute
 from apconform.core.canonical import canonical_text, sha256_hex, sha256_text
-from apconform.core.errors import ApconformError, DocumentRefused
+from apconform.core.errors import ApconformError, DocumentRefused, define_code
 from apconform.core.files import load_path
 from apconform.core.validation import validate_document
 from apconform.models.ap1 import Ap1ExecutionScore, Ap1ScoreReport, Ap1Seal
@@ -100,6 +100,20 @@ def _score_execution(value: Any) -> dict[str, Any]:
         raise ApconformError(RECORD_UNSCORABLE, message, path="$.record") from None
 
 
+MAX_TRANSCRIPT_LINES = 20_000
+"""More lines than a 1 MiB body of real records can hold (each is over 1 KB): a bound on
+the work one request may ask for, since a line costs about the same however short it is."""
+
+TOO_MANY_LINES = define_code(
+    "AP1-TRANSCRIPT-LINES",
+    "The uploaded transcript has more lines than the API re-scores",
+    f"Upload at most {MAX_TRANSCRIPT_LINES:,} lines, or re-score the run locally with "
+    "`apconform ap1 rescore RUN_DIR`, which has no such bound.",
+    exit_status=1,
+    http_status=422,
+)
+
+
 def _score_transcript(value: Any) -> dict[str, Any]:
     _with_members(value, Ap1ScoreTranscriptRequest, "re-scoring request", (*_INPUTS, "transcript"))
     if not isinstance(value["transcript"], str):
@@ -121,6 +135,13 @@ def _score_transcript(value: Any) -> dict[str, Any]:
     lines = value["transcript"].encode("utf-8").split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()
+    if len(lines) > MAX_TRANSCRIPT_LINES:
+        raise ApconformError(
+            TOO_MANY_LINES,
+            f"the transcript has {len(lines):,} lines; the API re-scores at most "
+            f"{MAX_TRANSCRIPT_LINES:,}",
+            path="$.transcript",
+        )
     for raw in lines:
         rescorer.add_line(raw)
     return rescorer.finish().document
