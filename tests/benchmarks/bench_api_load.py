@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
-SERVE = [str(REPO / ".venv" / "bin" / "apconform"), "serve"]
+SERVE = [str(Path(sys.executable).parent / "apconform"), "serve"]  # the same environment
 
 
 @dataclass(frozen=True)
