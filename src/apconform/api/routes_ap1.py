@@ -44,7 +44,13 @@ from apconform.models.api import (
 )
 from apconform.resources import data_path
 
-__all__ = ["AP1_ROUTES", "check_ap1_inputs", "small_ap1_inputs", "within_member"]
+__all__ = [
+    "AP1_ROUTES",
+    "check_ap1_inputs",
+    "require_members",
+    "small_ap1_inputs",
+    "within_member",
+]
 
 _INPUTS = ("config", "fixture", "questions", "derivations")
 _DOCUMENT = {
@@ -79,10 +85,15 @@ def within_member(member: str, violations: list[Violation]) -> list[Violation]:
     return [replace(v, path=f"$.{member}{v.path[1:]}") for v in violations]
 
 
+def require_members(value: Any, model: type[Any], what: str, members: tuple[str, ...]) -> None:
+    """Refuse a body that lacks a member the route cannot do without, as its schema would."""
+    if type(value) is not dict or any(name not in value for name in members):
+        validate_document(model, value, what=what)
+
+
 def check_ap1_inputs(value: Any) -> dict[str, Any]:
     """Every seal-time rule of the four input documents except the AP-1 text's hash."""
-    if type(value) is not dict or any(name not in value for name in _INPUTS):
-        validate_document(Ap1InputsRequest, value, what="AP-1 inputs")
+    require_members(value, Ap1InputsRequest, "AP-1 inputs", _INPUTS)
     loaders: dict[str, Callable[[Any], Any]] = {
         "config": load_config,
         "fixture": load_fixture,

@@ -24,7 +24,7 @@ from typing import Any
 from apconform.ap1.refusal import Ap1Refused
 from apconform.ap1.scoring import Rescorer, ScoringInputs, prepare_inputs, score_execution
 from apconform.ap1.scoring.execution import RECORD_UNSCORABLE
-from apconform.api.routes_ap1 import check_ap1_inputs, within_member
+from apconform.api.routes_ap1 import check_ap1_inputs, require_members, within_member
 from apconform.api.typed import TypedRoute
 from apconform.core.canonical import canonical_text, sha256_hex, sha256_text
 from apconform.core.errors import ApconformError, DocumentRefused, define_code
@@ -80,14 +80,8 @@ CACHE = PreparedInputsCache(8)
 """The process's cache (per worker); eight input sets is a few megabytes at most."""
 
 
-def _with_members(value: Any, model: type[Any], what: str, members: tuple[str, ...]) -> None:
-    """Refuse a body that lacks a member the route cannot do without, as its schema would."""
-    if type(value) is not dict or any(name not in value for name in members):
-        validate_document(model, value, what=what)
-
-
 def _score_execution(value: Any) -> dict[str, Any]:
-    _with_members(value, Ap1ScoreExecutionRequest, "scoring request", (*_INPUTS, "record"))
+    require_members(value, Ap1ScoreExecutionRequest, "scoring request", (*_INPUTS, "record"))
     inputs = CACHE.prepared(value)
     try:
         return score_execution(value["record"], inputs)
@@ -115,7 +109,9 @@ TOO_MANY_LINES = define_code(
 
 
 def _score_transcript(value: Any) -> dict[str, Any]:
-    _with_members(value, Ap1ScoreTranscriptRequest, "re-scoring request", (*_INPUTS, "transcript"))
+    require_members(
+        value, Ap1ScoreTranscriptRequest, "re-scoring request", (*_INPUTS, "transcript")
+    )
     if not isinstance(value["transcript"], str):
         validate_document(Ap1ScoreTranscriptRequest, value, what="re-scoring request")
     seal = value.get("seal")
