@@ -43,6 +43,10 @@ class OmissionReason(str, Enum):
     """
     The platform documents that it does not accept it (the detail says where).
     """
+    not_supported = "not-supported"
+    """
+    The operator states that the model does not support it (the detail says how that is known). The reference instrument's configurations use this reason, so an imported configuration keeps it as declared.
+    """
 
 
 class RoundingMode(str, Enum):
@@ -151,6 +155,10 @@ class DerivationOperation(str, Enum):
     """
     The first input divided by the second (exactly two inputs).
     """
+    multiply_then_divide = "multiply_then_divide"
+    """
+    The product of the first two inputs, divided in turn by each further input (at least three inputs): balance x rate / 100 / 12 as one step, whose partial products are not reference intermediates. Version 2 only.
+    """
     power = "power"
     """
     The first input raised to the second (exactly two inputs).
@@ -166,6 +174,24 @@ class DerivationOperation(str, Enum):
     max = "max"
     """
     The largest of two or more inputs.
+    """
+
+
+class ConstantRole(str, Enum):
+    """
+    Why a derivation declares a constant. Every declared constant grounds an operand at ladder step (i), so each one says why it is there.
+    """
+    used = "used"
+    """
+    A step of the derivation uses it.
+    """
+    alternative_route = "alternative-route"
+    """
+    No step uses it, but an equally valid route to the answer does (4 quarters a year for a quarterly figure); the declaration names the clause or comment it rests on.
+    """
+    structural = "structural"
+    """
+    No step uses it; it is a structural constant of every computation of the domain, such as the 1 of (1 + r/n).
     """
 
 
@@ -953,6 +979,16 @@ class Ap1RunConfig(ConfiguredBaseModel):
     dimensionsClaimed: Annotated[list[Ap1Dimension], Field(min_length=1)] = Field(default=..., description="""The dimensions the run claims to measure; minimum item counts are enforced for each.""")
     answer: AnswerRules = Field(default=..., description="""How released figures are read and compared.""")
     permittedTransformations: list[TransformationName] = Field(default=..., description="""Transformations declared before the run (may be empty).""")
+    importedFrom: Annotated[Optional[ImportedConfiguration], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Present only in a configuration converted from another instrument's run by apconform ap1 import: which instrument, and the hashes that instrument published for the configuration and the seal.""")
+
+
+class ImportedConfiguration(ConfiguredBaseModel):
+    """
+    Where an imported configuration came from. Such a configuration keeps the source instrument's declarations as they were made (an omission reason not-supported, for one), and is never used to send a request.
+    """
+    instrument: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256)] = Field(default=..., description="""The source instrument, for example zorrzai/ap1-run.""")
+    configHash: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The source instrument's own hash of its resolved configuration, recomputed and equal to the published one.""")
+    sealHash: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The source instrument's own composite seal hash, recomputed and equal to the published one.""")
 
 
 class Ap1Citation(ConfiguredBaseModel):
@@ -1164,7 +1200,7 @@ class QuestionItem(ConfiguredBaseModel):
     text: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The question as sent to the model.""")
     requiredOperation: Annotated[JsonStr, Field(pattern='^[A-Za-z0-9_-]+$', max_length=64)] = Field(default=..., description="""The tool an invocation must call; equal to the configured tool name.""")
     sourceEntities: Annotated[list[Annotated[JsonStr, Field(pattern='^[A-Za-z0-9][A-Za-z0-9_-]*$', max_length=64)]], Field(min_length=1)] = Field(default=..., description="""The entities whose fields are delivered with the question, in delivery order.""")
-    steps: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""The number of operations of the item's derivation.""")
+    steps: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""The number of operations the question takes. A version 1 derivation must have exactly this many steps; a version 2 derivation may combine or split them, so the count is then informational.""")
     expectedValue: Annotated[Optional[Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Informational expected value, full precision or quantised; the seal refuses a derivation whose final disagrees with it.""")
     derivable: JsonBool = Field(default=..., description="""Whether the answer can be derived from the delivered data; an underivable item is VOID.""")
     adversarialClass: Annotated[Optional[AdversarialClass], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The D5 class, for items that test adversarial resistance.""")
@@ -1175,7 +1211,7 @@ class Ap1DerivationSet(ConfiguredBaseModel):
     """
     The ground truth as logic, not literals: for every item an ordered list of intermediates, each an operation over typed inputs, evaluated by the kit in exact decimal arithmetic.
     """
-    schemaVersion: Literal['apconform-ap1-derivations/1'] = Field(default=..., description="""Always \"apconform-ap1-derivations/1\".""")
+    schemaVersion: Annotated[JsonStr, Field(pattern='^apconform-ap1-derivations/[12]$')] = Field(default=..., description="""\"apconform-ap1-derivations/1\" or \"apconform-ap1-derivations/2\". Version 2 adds the combined operation multiply_then_divide, a step's reference flag, a constant's role, and leaves the question's step count informational; a version 1 document may use none of them.""")
     derivationSetId: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256), Field(json_schema_extra={"not": {"enum": ['__proto__', 'constructor', 'prototype']}}), AfterValidator(refuse_values('__proto__', 'constructor', 'prototype'))] = Field(default=..., description="""A stable name for this derivation set.""")
     derivations: Annotated[list[ItemDerivation], Field(min_length=1)] = Field(default=..., description="""One derivation per question item.""")
 
@@ -1188,7 +1224,7 @@ class ItemDerivation(ConfiguredBaseModel):
     derivable: JsonBool = Field(default=..., description="""Must equal the question's derivable flag.""")
     reasonUnderivable: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Required when derivable is false; says what the delivered data lacks.""")
     sourceFields: list[Annotated[JsonStr, Field(pattern='^[A-Za-z0-9][A-Za-z0-9_-]*\\.[a-z][a-z0-9_]*$', max_length=130)]] = Field(default=..., description="""Every fixture field the derivation reads; each must move the final.""")
-    constants: list[DeclaredConstant] = Field(default=..., description="""Every constant the derivation uses; each must be used.""")
+    constants: list[DeclaredConstant] = Field(default=..., description="""Every constant the derivation declares. In version 1 each must be used; in version 2 each declares its role, and only a used one may be (and must be) an input of a step.""")
     intermediates: list[DerivationStep] = Field(default=..., description="""The ordered steps; a step may use only earlier steps.""")
     final: Annotated[Optional[Annotated[JsonStr, Field(pattern='^[a-z][a-z0-9_]*$', max_length=64)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The label of the step whose value is the answer (absent when underivable).""")
 
@@ -1200,6 +1236,8 @@ class DeclaredConstant(ConfiguredBaseModel):
     name: Annotated[JsonStr, Field(pattern='^[a-z][a-z0-9_]*$', max_length=64)] = Field(default=..., description="""The name inputs use to refer to it.""")
     value: Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')] = Field(default=..., description="""Its exact value.""")
     meaning: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""What the constant stands for (months per year, say).""")
+    role: Annotated[Optional[ConstantRole], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Why it is declared; required in version 2, absent in version 1.""")
+    basis: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=512)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The clause or comment an alternative-route constant rests on (for example \"AP-1 v1.3 publisher's comment C-5; AP1-OPD-2\"); required for that role, allowed for structural, refused for used.""")
 
 
 class DerivationStep(ConfiguredBaseModel):
@@ -1208,6 +1246,7 @@ class DerivationStep(ConfiguredBaseModel):
     """
     label: Annotated[JsonStr, Field(pattern='^[a-z][a-z0-9_]*$', max_length=64)] = Field(default=..., description="""Unique label of the step within the item.""")
     operation: DerivationOperation = Field(default=..., description="""The operation applied to the inputs.""")
+    reference: Annotated[Optional[JsonBool], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Whether the step's value is a reference intermediate (ladder step iii and a D7.2(b) target). Required in version 2, absent in version 1 (where every step is one); false marks a helper step that only carries the computation.""")
     inputs: Annotated[list[DerivationInput], Field(min_length=1)] = Field(default=..., description="""The operands in order.""")
 
 
@@ -2355,6 +2394,7 @@ class ParameterEchoFinding(ConfiguredBaseModel):
 
 
 Ap1RunConfig.model_rebuild()
+ImportedConfiguration.model_rebuild()
 Ap1Citation.model_rebuild()
 EndpointSettings.model_rebuild()
 TransportPolicy.model_rebuild()
