@@ -2328,6 +2328,16 @@ class CallOperation(ConfiguredBaseModel):
     matchedAgainst: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The target the value agreed with (for example \"expected\" or \"intermediate:<label>\"), \"operand of call <n>\" after reclassification, or null.""")
     reason: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Why the value could not be computed; absent when it was.""")
     toolReturnAgrees: Annotated[Optional[JsonBool], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Whether the calculator returned the scorer's value; absent when either is missing.""")
+    returnsAsEvaluated: Annotated[Optional[list[ReturnAsEvaluated]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Numbers of the expression that are an earlier call's return as the calculator wrote it (binary-float text, say) while the scorer's own value of that call differs, each evaluated at the scorer's value (AP1-OPN-5); absent when there is none.""")
+
+
+class ReturnAsEvaluated(ConfiguredBaseModel):
+    """
+    One number of an expression read as the earlier call whose return it is.
+    """
+    literal: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The number as written in the expression.""")
+    call: Annotated[JsonStr, Field(pattern='^[1-9][0-9]*$', max_length=12)] = Field(default=..., description="""The earlier call that returned it.""")
+    value: Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')] = Field(default=..., description="""The scorer's own value of that call, used in the evaluation.""")
 
 
 class ExecutionTranscription(ConfiguredBaseModel):
@@ -2513,6 +2523,7 @@ TraceCandidate.model_rebuild()
 OperandFinding.model_rebuild()
 ExecutionOperation.model_rebuild()
 CallOperation.model_rebuild()
+ReturnAsEvaluated.model_rebuild()
 ExecutionTranscription.model_rebuild()
 ExecutionCoverage.model_rebuild()
 UngovernedFigure.model_rebuild()

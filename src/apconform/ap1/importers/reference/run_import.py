@@ -1,0 +1,549 @@
+"""Importing one published run of the reference instrument into a new apconform run directory.
+
+The import checks before it writes: the reference's own configuration and
+seal hashes are recomputed from the published values and must equal them; the
+AP-1 text must have the hash the configuration declares; every transcript
+record must carry the published seal hash, come in the reference's order and
+agree with the supplied inputs. Only then are the converted inputs sealed (an
+apconform seal, over the converted documents), the converted records appended
+to a new hash-chained transcript, and the import record and the reference's own
+verdicts written beside them. A refusal writes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Any
+
+from apconform import __version__
+from apconform.ap1.importers.reference.documents import (
+    INSTRUMENT,
+    ConvertedConfig,
+    convert_config,
+    convert_fixture,
+    convert_questions,
+)
+from apconform.ap1.importers.reference.records import (
+    IMPORT_RECORD,
+    ConvertedExecution,
+    check_engine,
+    check_figure,
+    convert_execution,
+    iterate_records,
+)
+from apconform.ap1.importers.reference.report import read_published_report
+from apconform.ap1.inputs.config import load_config
+from apconform.ap1.inputs.derivations.evaluation import DerivationError, evaluate
+from apconform.ap1.inputs.items import delivered_context, load_questions, minimum_n_violations
+from apconform.ap1.inputs.plan import RunInputs, load_run_inputs, plan_cells
+from apconform.ap1.rundir import TRANSCRIPT_FILE, refuse_existing_run
+from apconform.ap1.seal.build import write_sealed_run
+from apconform.ap1.seal.reference import reference_seal_hashes
+from apconform.ap1.transcript.chain import TranscriptWriter
+from apconform.core.canonical import sha256_bytes, sha256_text
+from apconform.core.errors import ApconformError, define_code
+from apconform.core.jsonload import Limits, loads
+
+__all__ = [
+    "IMPORT_FILE",
+    "IMPORT_SEAL",
+    "VERDICTS_FILE",
+    "ImportedRun",
+    "ReferenceSources",
+    "import_reference_run",
+]
+
+IMPORT_SEAL = define_code(
+    "AP1-IMPORT-SEAL",
+    "The published configuration or seal does not reproduce the reference's own hashes",
+    "Give the report (or configuration and seal record) exactly as the reference published "
+    "them; an edited value changes the recomputed hash, and the run is then not the one that "
+    "was sealed.",
+    exit_status=1,
+)
+IMPORT_TEXT = define_code(
+    "AP1-IMPORT-TEXT",
+    "The AP-1 text does not have the hash the reference configuration declares",
+    "Give the sealed copy of the AP-1 text the reference ran against (its reference/ folder), "
+    "byte for byte.",
+    exit_status=1,
+)
+IMPORT_FILES = define_code(
+    "AP1-IMPORT-FILES",
+    "A file the import needs is missing or unreadable",
+    "Give the reference run's output folder (smoke_run.jsonl and report.md) and the files "
+    "named by --fixture, --questions, --derivations and --ap1-text.",
+)
+
+IMPORT_FILE = "import/import-record.json"
+VERDICTS_FILE = "import/reference-verdicts.jsonl"
+_TRANSCRIPT_LIMIT = 256 * 1024 * 1024
+_TEXT_LIMIT = 4 * 1024 * 1024
+_SUMMARY_LIMITS = Limits(max_bytes=64 * 1024 * 1024, max_depth=64, max_nodes=5_000_000)
+
+LACKING = (
+    "the exact bytes of every request: request bodies are re-rendered from the recorded "
+    "conversation, the configuration and the tool declaration",
+    "the envelopes of every response but the last: each is rebuilt around the assistant "
+    "message the next request carried (no id, usage or finish reason)",
+    "the exact bytes of the last response: its recorded JSON is written compactly",
+    "the attempts of every round after the first: each round that has a response gets one "
+    "successful attempt at the reference record's time; the August runs kept no attempt at all",
+    "the elapsed time of executions and attempts: recorded as 0",
+    "the repeat number: it follows from the order of records per condition and item",
+)
+
+
+@dataclass(frozen=True)
+class ReferenceSources:
+    """Where the reference run's files and the user's copies of its inputs are."""
+
+    output_folder: Path
+    fixture: Path
+    questions: Path
+    derivations: Path
+    ap1_text: Path | None
+    """None imports without the AP-1 text: the import record then says it was not checked."""
+    reference_config: Path | None = None
+    reference_seal: Path | None = None
+
+
+@dataclass(frozen=True)
+class ImportedRun:
+    """What the import wrote."""
+
+    run_dir: Path
+    seal_hash: str
+    record: dict[str, Any]
+
+
+def _read_bytes(path: Path, limit: int, what: str) -> bytes:
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    except OSError as exc:
+        raise ApconformError(
+            IMPORT_FILES, f"{what} {path}: {exc.strerror or 'cannot be opened'}"
+        ) from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ApconformError(IMPORT_FILES, f"{what} {path} is not a regular file")
+        chunks, total = [], 0
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            total += len(chunk)
+            if total > limit:
+                raise ApconformError(IMPORT_FILES, f"{what} {path} is larger than {limit} bytes")
+            chunks.append(chunk)
+    finally:
+        os.close(fd)
+    return b"".join(chunks)
+
+
+def _json_file(path: Path, what: str, limits: Limits | None = None) -> Any:
+    data = _read_bytes(path, (limits or Limits()).max_bytes, what)
+    return loads(data, limits=limits or Limits(), source=str(path))
+
+
+def _published(sources: ReferenceSources) -> tuple[dict[str, str], dict[str, Any]]:
+    if (sources.reference_config is None) != (sources.reference_seal is None):
+        raise ApconformError(
+            IMPORT_FILES, "give both --reference-config and --reference-seal, or neither"
+        )
+    if sources.reference_config is not None and sources.reference_seal is not None:
+        config = _json_file(sources.reference_config, "the reference configuration")
+        record = _json_file(sources.reference_seal, "the reference seal record")
+        if not isinstance(config, dict) or not isinstance(record, dict):
+            raise ApconformError(
+                IMPORT_FILES, "the reference configuration and seal record are JSON objects"
+            )
+        return record, config
+    report_path = sources.output_folder / "report.md"
+    text = _read_bytes(report_path, _TEXT_LIMIT, "the reference report").decode("utf-8")
+    published = read_published_report(text, source=str(report_path))
+    return published.seal_record, published.config
+
+
+def _check_hashes(record: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
+    hashes = reference_seal_hashes(config, record)
+    problems = []
+    if not hashes["configHashMatchesRecord"]:
+        problems.append(
+            f"the resolved configuration hashes to {hashes['configHash']} but the seal record "
+            f"prints config_hash {record.get('config_hash')}"
+        )
+    if not hashes["sealHashMatchesRecord"]:
+        problems.append(
+            f"the seal record hashes to {hashes['sealHash']} but prints seal_hash "
+            f"{record.get('seal_hash')}"
+        )
+    if problems:
+        raise ApconformError(IMPORT_SEAL, "; ".join(problems))
+    return hashes
+
+
+def _file_check(name: str, data: bytes, published: Any) -> dict[str, Any]:
+    digest = sha256_bytes(data)
+    return {
+        "input": name,
+        "publishedSha256": published if isinstance(published, str) else None,
+        "fileSha256": digest,
+        "matches": digest == published,
+    }
+
+
+def _claims(converted: ConvertedConfig, questions: Any) -> list[dict[str, str]]:
+    """Drop each claimed dimension whose minimum item count the question set misses."""
+    document = converted.document
+    dropped = []
+    kept = []
+    question_set = load_questions(questions)
+    for dimension in document["dimensionsClaimed"]:
+        trial = dict(document, dimensionsClaimed=[dimension])
+        problems = list(minimum_n_violations(question_set, load_config(trial)))
+        if problems:
+            dropped.append({"dimension": dimension, "reason": problems[0].message})
+        else:
+            kept.append(dimension)
+    document["dimensionsClaimed"] = kept or ["D7"]
+    for entry in dropped:
+        converted.notes.append(
+            f"the reference claims {entry['dimension']}, which the kit does not claim for this "
+            f"question set (AP1-QST-2): {entry['reason']}"
+        )
+    return dropped
+
+
+@dataclass
+class _Pair:
+    engine: dict[str, Any]
+    engine_line: int
+    figure: dict[str, Any] | None = None
+    figure_line: int | None = None
+
+
+def _pairs(records: Iterator[tuple[int, dict[str, Any]]], seal_hash: str) -> Iterator[_Pair]:
+    current: _Pair | None = None
+    for line, record in records:
+        if record.get("seal_hash") != seal_hash:
+            raise ApconformError(
+                IMPORT_RECORD,
+                f"line {line}: the record carries seal_hash {record.get('seal_hash')!r}, not the "
+                f"published {seal_hash}",
+                path=f"line {line}",
+            )
+        kind = record.get("record_type")
+        if kind == "figure_identification":
+            if current is None or current.figure is not None:
+                raise ApconformError(
+                    IMPORT_RECORD,
+                    f"line {line}: a figure-identification record follows no execution record",
+                    path=f"line {line}",
+                )
+            check_figure(record, line, current.engine)
+            current.figure, current.figure_line = record, line
+            yield current
+            current = None
+            continue
+        if kind is not None:
+            raise ApconformError(
+                IMPORT_RECORD, f"line {line}: unknown record_type {kind!r}", path=f"line {line}"
+            )
+        if current is not None:
+            if current.engine.get("error_state") is None:
+                raise ApconformError(
+                    IMPORT_RECORD,
+                    f"line {current.engine_line}: the execution has no figure-identification "
+                    "record after it",
+                    path=f"line {current.engine_line}",
+                )
+            yield current
+        check_engine(record, line)
+        current = _Pair(record, line)
+    if current is not None:
+        if current.engine.get("error_state") is None:
+            raise ApconformError(
+                IMPORT_RECORD,
+                f"line {current.engine_line}: the last execution has no figure-identification "
+                "record after it",
+                path=f"line {current.engine_line}",
+            )
+        yield current
+
+
+def _lines(path: Path) -> Iterator[bytes]:
+    data = _read_bytes(path, _TRANSCRIPT_LIMIT, "the reference transcript")
+    if not data:
+        raise ApconformError(IMPORT_FILES, f"the reference transcript {path} is empty")
+    lines = data.split(b"\n")
+    if lines[-1] == b"":
+        lines.pop()
+    yield from lines
+
+
+def _convert_all(
+    path: Path, inputs: RunInputs, seal_hash: str
+) -> tuple[list[ConvertedExecution], int]:
+    repeats: Counter[tuple[str, str]] = Counter()
+    limit = inputs.config.repeats
+    out: list[ConvertedExecution] = []
+    lines = 0
+    for pair in _pairs(iterate_records(_lines(path)), seal_hash):
+        key = (pair.engine["condition"], pair.engine["item_id"])
+        repeats[key] += 1
+        if repeats[key] > limit:
+            raise ApconformError(
+                IMPORT_RECORD,
+                f"line {pair.engine_line}: {key[0]}/{key[1]} has more than the configured "
+                f"{limit} repeats",
+                path=f"line {pair.engine_line}",
+            )
+        out.append(
+            convert_execution(
+                pair.engine, pair.figure, (pair.engine_line, pair.figure_line), repeats[key], inputs
+            )
+        )
+        lines = pair.figure_line or pair.engine_line
+    return out, lines
+
+
+def _transcription(folder: Path, executions: list[ConvertedExecution]) -> str | None:
+    """Fold in the reference's per-execution transcription verdicts from its summary, if present."""
+    path = folder / "smoke_summary.json"
+    if not path.is_file():
+        return None
+    summary = _json_file(path, "the reference summary", _SUMMARY_LIMITS)
+    results = summary.get("all_results") if isinstance(summary, dict) else None
+    if not isinstance(results, list) or len(results) != len(executions):
+        raise ApconformError(
+            IMPORT_RECORD,
+            f"{path}: all_results does not list one entry per execution of the transcript",
+            path="$.all_results",
+        )
+    for index, (entry, execution) in enumerate(zip(results, executions, strict=True)):
+        record = execution.record
+        if (
+            not isinstance(entry, dict)
+            or entry.get("item_id") != record["itemId"]
+            or str(entry.get("repeat")) != record["repeat"]
+        ):
+            raise ApconformError(
+                IMPORT_RECORD,
+                f"{path}: all_results[{index}] is not the execution {record['cellKey']}",
+                path=f"$.all_results[{index}]",
+            )
+        outcome = entry.get("transcription_outcome")
+        execution.verdict["transcription"] = outcome if isinstance(outcome, str) else None
+    return "smoke_summary.json"
+
+
+def _ground_truth(inputs: RunInputs, executions: list[ConvertedExecution]) -> list[dict[str, Any]]:
+    """The reference's recorded final of each item beside the supplied derivation's."""
+    seen: dict[str, str] = {}
+    for execution in executions:
+        final = execution.verdict.get("groundTruthFinal")
+        if isinstance(final, str):
+            seen.setdefault(execution.record["itemId"], final)
+    out = []
+    for item_id, recorded in sorted(seen.items()):
+        item = inputs.items[item_id]
+        try:
+            mine: Decimal | None = evaluate(
+                inputs.derivation_of[item_id], delivered_context(inputs.fixture, item)
+            ).final
+        except DerivationError:
+            mine = None
+        try:
+            theirs: Decimal | None = Decimal(recorded)
+        except InvalidOperation:
+            theirs = None
+        out.append(
+            {
+                "itemId": item_id,
+                "referenceFinal": recorded,
+                "derivationFinal": None if mine is None else format(mine, "f"),
+                "agrees": mine is not None and theirs is not None and mine == theirs,
+            }
+        )
+    return out
+
+
+STAND_IN = (
+    "The AP-1 text was not supplied when this run was imported from {instrument}.\n"
+    "The reference configuration declares the text's SHA-256 {digest}; it was not checked.\n"
+)
+
+
+def _ap1_text(path: Path | None, declared: Any) -> tuple[bytes | None, str]:
+    """The text's bytes and text, checked against the declared hash, or the stand-in."""
+    if path is None:
+        return None, STAND_IN.format(instrument=INSTRUMENT, digest=declared)
+    data = _read_bytes(path, _TEXT_LIMIT, "the AP-1 text")
+    if sha256_bytes(data) != declared:
+        raise ApconformError(
+            IMPORT_TEXT,
+            f"{path} hashes to {sha256_bytes(data)} but the reference configuration declares "
+            f"ap1_text_hash {declared}",
+        )
+    try:
+        return data, data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ApconformError(IMPORT_TEXT, f"{path} is not UTF-8 text") from None
+
+
+def import_reference_run(sources: ReferenceSources, run_dir: Path) -> ImportedRun:
+    """Check everything, then write the sealed run directory (see the module docstring)."""
+    refuse_existing_run(run_dir)
+    printed, config = _published(sources)
+    hashes = _check_hashes(printed, config)
+    declared_text_hash = config.get("ap1_text_hash")
+    text_bytes, ap1_text = _ap1_text(sources.ap1_text, declared_text_hash)
+    fixture_bytes = _read_bytes(sources.fixture, Limits().max_bytes, "the reference fixture")
+    questions_bytes = _read_bytes(sources.questions, Limits().max_bytes, "the reference questions")
+    fixture = convert_fixture(loads(fixture_bytes, source=str(sources.fixture)))
+    questions = convert_questions(loads(questions_bytes, source=str(sources.questions)))
+    converted = convert_config(
+        config,
+        config_hash=hashes["configHash"],
+        seal_hash=hashes["sealHash"],
+        ap1_text_sha256=sha256_text(ap1_text),
+    )
+    dropped = _claims(converted, questions)
+    derivations = _json_file(sources.derivations, "the derivations")
+    inputs = load_run_inputs(
+        config=converted.document,
+        fixture=fixture,
+        questions=questions,
+        derivations=derivations,
+        ap1_text=ap1_text,
+    )
+    transcript_path = sources.output_folder / "smoke_run.jsonl"
+    executions, lines = _convert_all(transcript_path, inputs, hashes["sealHash"])
+    transcription_source = _transcription(sources.output_folder, executions)
+    checks = [
+        _file_check("fixture", fixture_bytes, printed.get("fixture_hash")),
+        _file_check("questions", questions_bytes, printed.get("questions_hash")),
+    ]
+    if text_bytes is not None:
+        checks.append(_file_check("ap1Text", text_bytes, printed.get("ap1_text_hash")))
+    else:
+        checks.append(
+            {
+                "input": "ap1Text",
+                "publishedSha256": printed.get("ap1_text_hash"),
+                "fileSha256": None,
+                "matches": None,
+            }
+        )
+        converted.notes.append(
+            "the AP-1 text was not supplied (--no-ap1-text): the run is sealed with a stand-in "
+            "that says so, and the reference's declared text hash is not checked"
+        )
+    cells = plan_cells(inputs)
+    recorded = {e.record["cellKey"] for e in executions}
+    record = {
+        "schemaVersion": "apconform-ap1-import-record/1",
+        "source": {
+            "instrument": INSTRUMENT,
+            "runnerVersionTag": printed.get("runner_version_tag"),
+            "runnerVersionCommit": printed.get("runner_version_commit"),
+            "runnerSourceHash": printed.get("runner_source_hash"),
+            "sealedAt": printed.get("timestamp"),
+        },
+        "importer": {"name": "apconform", "version": __version__},
+        "publishedHashes": {
+            "configHash": hashes["configHash"],
+            "sealHash": hashes["sealHash"],
+            "configHashMatches": True,
+            "sealHashMatches": True,
+        },
+        "inputChecks": checks,
+        "groundTruthChecks": _ground_truth(inputs, executions),
+        "claims": {
+            "reference": [str(c) for c in config.get("dimensions_claimed", [])],
+            "imported": list(converted.document["dimensionsClaimed"]),
+            "dropped": dropped,
+        },
+        "records": {
+            "lines": str(lines),
+            "executions": str(len(executions)),
+            "plannedCells": str(len(cells)),
+            "recordedCells": str(len(recorded)),
+            "masked": str(sum(1 for e in executions if e.masked)),
+        },
+        "conversions": converted.notes,
+        "lacking": list(LACKING),
+        "verdictsFile": VERDICTS_FILE,
+        "transcriptionVerdicts": transcription_source,
+    }
+    return _write(run_dir, inputs, executions, record, len(cells))
+
+
+def _source_version(record: dict[str, Any]) -> str:
+    tag = record["source"]["runnerVersionTag"]
+    source = f"{INSTRUMENT} {tag}" if tag else INSTRUMENT
+    return f"{source} (imported by apconform {__version__})"
+
+
+def _write(
+    run_dir: Path,
+    inputs: RunInputs,
+    executions: list[ConvertedExecution],
+    record: dict[str, Any],
+    planned: int,
+) -> ImportedRun:
+    seal = write_sealed_run(run_dir, inputs)
+    statuses: Counter[str] = Counter(e.record["status"] for e in executions)
+    with TranscriptWriter(run_dir / TRANSCRIPT_FILE, seal["sealHash"]) as writer:
+        writer.append(
+            "run-started",
+            {
+                "runId": f"import-of-{record['publishedHashes']['sealHash'][:16]}",
+                "instrumentVersion": _source_version(record),
+                "endpointUrl": inputs.config.model.endpoint.url,
+                "model": inputs.config.model.endpoint.model,
+                "concurrency": "1",
+                "rateLimitPerSecond": None,
+                "plannedCells": str(planned),
+                "planSha256": seal["plan"]["planSha256"],
+            },
+        )
+        for execution in executions:
+            writer.append("execution", execution.record)
+        if len(executions) == planned:
+            writer.append(
+                "run-finished",
+                {
+                    "cellsRecorded": str(len(executions)),
+                    "statusCounts": [
+                        {"status": s, "count": str(n)} for s, n in sorted(statuses.items())
+                    ],
+                },
+            )
+        else:
+            writer.append(
+                "run-stopped",
+                {
+                    "reason": f"the reference transcript holds {len(executions)} of the "
+                    f"{planned} planned executions",
+                    "cellsRecorded": str(len(executions)),
+                    "cellsRemaining": str(planned - len(executions)),
+                },
+            )
+    folder = run_dir / "import"
+    folder.mkdir(parents=True, exist_ok=True)
+    (run_dir / IMPORT_FILE).write_text(
+        json.dumps(record, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
+    with (run_dir / VERDICTS_FILE).open("w", encoding="utf-8", newline="\n") as handle:
+        for execution in executions:
+            handle.write(json.dumps(execution.verdict, ensure_ascii=False, sort_keys=True) + "\n")
+    return ImportedRun(run_dir, seal["sealHash"], record)
