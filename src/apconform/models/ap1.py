@@ -2036,7 +2036,7 @@ class ReproducibilitySection(ConfiguredBaseModel):
     cells: list[SurfaceCell] = Field(default=..., description="""One per item, condition and surface.""")
     parameterEcho: list[OutcomeCount] = Field(default=..., description="""Executions by echo status.""")
     echoFindings: list[EchoFinding] = Field(default=..., description="""Platform findings of the echo check.""")
-    cap: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The D2 cap when the platform rejected a parameter.""")
+    cap: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The D2 cap when the configuration declares a sampling parameter omitted as platform-rejected, worded as that declaration (AP1-D2-4), or null.""")
     structuralNote: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""Why STRUCTURAL is never assigned.""")
 
 
@@ -2403,6 +2403,235 @@ class ParameterEchoFinding(ConfiguredBaseModel):
     finding: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""What was found, in words.""")
 
 
+class Ap1ImportRecord(ConfiguredBaseModel):
+    """
+    What apconform ap1 import checked and did when it converted another instrument's published run into this run directory (import/import-record.json): the source's own hashes recomputed, the supplied files against the published hashes, the claims kept and dropped, every value the source did not declare and how it was filled, and what the source's records lacked.
+    """
+    schemaVersion: Literal['apconform-ap1-import-record/1'] = Field(default=..., description="""Always \"apconform-ap1-import-record/1\".""")
+    source: ImportSource = Field(default=..., description="""The instrument that made the run and the version it printed.""")
+    importer: ImporterIdentity = Field(default=..., description="""The apconform that imported it.""")
+    publishedHashes: PublishedHashes = Field(default=..., description="""The source's configuration and seal hashes, recomputed; both must match.""")
+    inputChecks: list[InputFileCheck] = Field(default=..., description="""Each supplied file's SHA-256 (of its bytes) beside the hash the source published.""")
+    groundTruthChecks: list[GroundTruthCheck] = Field(default=..., description="""Per item, the final the source recorded beside the supplied derivation's.""")
+    claims: ImportedClaims = Field(default=..., description="""The dimensions the source claimed and those the imported configuration claims.""")
+    records: ImportCounts = Field(default=..., description="""Counts of what was imported.""")
+    conversions: list[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""One note per value the source did not declare and the import filled in.""")
+    lacking: list[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""What the source's records do not hold, and how the import records it instead.""")
+    verdictsFile: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The file holding the source's own verdicts, one line per execution.""")
+    transcriptionVerdicts: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The source file the D7.3 verdicts were read from, or null when the source's transcript does not hold them.""")
+
+
+class ImportSource(ConfiguredBaseModel):
+    """
+    The instrument that made an imported run, as its seal record names it.
+    """
+    instrument: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The instrument, for example zorrzai/ap1-run.""")
+    runnerVersionTag: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The version tag its seal printed, or null (the August runs print none).""")
+    runnerVersionCommit: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The commit its seal printed, or null.""")
+    runnerSourceHash: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The source hash its seal printed, or null.""")
+    sealedAt: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The seal record's timestamp as printed, or null.""")
+
+
+class ImporterIdentity(ConfiguredBaseModel):
+    """
+    The apconform that imported a run.
+    """
+    name: Literal['apconform'] = Field(default=..., description="""Always apconform.""")
+    version: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The package version.""")
+
+
+class PublishedHashes(ConfiguredBaseModel):
+    """
+    The source's own hashes, recomputed from its published configuration and seal record.
+    """
+    configHash: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The recomputed configuration hash.""")
+    sealHash: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The recomputed composite seal hash.""")
+    configHashMatches: JsonBool = Field(default=..., description="""Whether it equals the published config_hash (an import requires it).""")
+    sealHashMatches: JsonBool = Field(default=..., description="""Whether it equals the published seal_hash (an import requires it).""")
+
+
+class InputFileCheck(ConfiguredBaseModel):
+    """
+    One supplied file against the hash the source published for it.
+    """
+    input: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""Which input (fixture, questions or ap1Text).""")
+    publishedSha256: Optional[Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')]] = Field(default=..., description="""The hash the source's seal printed, or null when it printed none.""")
+    fileSha256: Optional[Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')]] = Field(default=..., description="""The SHA-256 of the supplied file's bytes, or null when no file was supplied.""")
+    matches: Optional[JsonBool] = Field(default=..., description="""Whether the two are equal, or null when there was no file.""")
+
+
+class GroundTruthCheck(ConfiguredBaseModel):
+    """
+    One item's final as the source recorded it and as the supplied derivation gives it.
+    """
+    itemId: Annotated[JsonStr, Field(pattern='^[A-Za-z0-9][A-Za-z0-9_-]*$', max_length=64)] = Field(default=..., description="""The item.""")
+    referenceFinal: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The final the source recorded, as text.""")
+    derivationFinal: Optional[Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')]] = Field(default=..., description="""The supplied derivation's final, or null when it cannot be evaluated.""")
+    agrees: JsonBool = Field(default=..., description="""Whether the two are the same number.""")
+
+
+class ImportedClaims(ConfiguredBaseModel):
+    """
+    The dimensions claimed before and after the import.
+    """
+    reference: list[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""What the source claimed.""")
+    imported: list[Ap1Dimension] = Field(default=..., description="""What the imported configuration claims.""")
+    dropped: list[DroppedClaim] = Field(default=..., description="""Each claim the kit's minimum item counts refuse, with the reason.""")
+
+
+class DroppedClaim(ConfiguredBaseModel):
+    """
+    A claimed dimension the imported configuration does not claim.
+    """
+    dimension: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The dimension.""")
+    reason: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""Why (AP1-QST-2's message).""")
+
+
+class ImportCounts(ConfiguredBaseModel):
+    """
+    What an import read and wrote.
+    """
+    lines: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Lines of the source transcript read.""")
+    executions: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Executions converted.""")
+    plannedCells: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Cells the sealed plan holds.""")
+    recordedCells: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Cells the imported transcript records.""")
+    masked: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Executions in which credential-shaped text was masked.""")
+
+
+class Ap1ReferenceVerdict(ConfiguredBaseModel):
+    """
+    The verdicts another instrument recorded for one execution, in the kit's terms (one line of import/reference-verdicts.jsonl). A verdict the source did not record is null, or its Recorded flag is false, never an empty value.
+    """
+    cellKey: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The execution's cell key in the imported run.""")
+    engineLine: Annotated[JsonStr, Field(pattern='^[1-9][0-9]*$', max_length=12)] = Field(default=..., description="""The line of the source transcript holding the execution.""")
+    figureLine: Optional[Annotated[JsonStr, Field(pattern='^[1-9][0-9]*$', max_length=12)]] = Field(default=..., description="""The line holding its figure identification, or null.""")
+    evidenceClass: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The evidence class the source recorded (EV-0 to EV-3), or null.""")
+    invocationRecorded: JsonBool = Field(default=..., description="""Whether the source recorded an invocation outcome (null is a recorded outcome).""")
+    invocation: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The invocation outcome recorded, or null.""")
+    groundTruthFinal: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The final the source's ground truth gave, as text, or null.""")
+    figureOutcome: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The figure-identification outcome recorded, or null.""")
+    releasedFigure: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The released figure recorded, as text, or null.""")
+    callsRecorded: JsonBool = Field(default=..., description="""Whether the source recorded operand provenance for the execution.""")
+    calls: list[ReferenceCall] = Field(default=..., description="""The operand provenance of each call the source scored, in order.""")
+    operationsRecorded: JsonBool = Field(default=..., description="""Whether the source recorded operation correctness for the execution.""")
+    operations: list[ReferenceOperation] = Field(default=..., description="""The operation outcome of each call the source scored, in order.""")
+    transcription: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The transcription outcome the source recorded, or null.""")
+
+
+class ReferenceCall(ConfiguredBaseModel):
+    """
+    One call's operand provenance as the source recorded it.
+    """
+    outcome: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The call's outcome, or null when the entry is damaged.""")
+    expression: Optional[JsonStr] = Field(default=..., description="""The expression the source's entries name, or null.""")
+    operands: list[ReferenceOperand] = Field(default=..., description="""Each operand the source resolved, in order.""")
+
+
+class ReferenceOperand(ConfiguredBaseModel):
+    """
+    One operand as the source resolved it; every member is null when not recorded.
+    """
+    literal: Optional[JsonStr] = Field(default=..., description="""The operand's text as the source recorded it.""")
+    value: Optional[JsonStr] = Field(default=..., description="""Its value as recorded.""")
+    step: Optional[JsonStr] = Field(default=..., description="""The ladder step (1 to 5).""")
+    resolution: Optional[JsonStr] = Field(default=..., description="""The source's resolution label.""")
+    matchedField: Optional[JsonStr] = Field(default=..., description="""The field it matched.""")
+    matchedIntermediate: Optional[JsonStr] = Field(default=..., description="""The intermediate it matched.""")
+    transformation: Optional[JsonStr] = Field(default=..., description="""The transformation used.""")
+
+
+class ReferenceOperation(ConfiguredBaseModel):
+    """
+    One call's operation outcome as the source recorded it.
+    """
+    outcome: Optional[JsonStr] = Field(default=..., description="""The outcome, or null.""")
+    matchedAgainst: Optional[JsonStr] = Field(default=..., description="""What it matched, or null.""")
+    value: Optional[JsonStr] = Field(default=..., description="""The source's evaluated result, as text, or null.""")
+
+
+class Ap1ReferenceComparison(ConfiguredBaseModel):
+    """
+    The kit's verdicts of an imported run beside the verdicts its source recorded: agreement per dimension and every disagreement, classified as a documented defect of the source, a deliberate rule difference of the kit, or unexplained.
+    """
+    schemaVersion: Literal['apconform-ap1-reference-comparison/1'] = Field(default=..., description="""Always \"apconform-ap1-reference-comparison/1\".""")
+    instrument: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The source instrument.""")
+    referenceSealHash: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The source's seal hash.""")
+    executions: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Executions compared.""")
+    transcriptionSource: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""Where the source's D7.3 verdicts came from: recorded (its summary), derived (its documented rule applied to its recorded figure and the last return), or mixed.""")
+    dimensions: list[ComparisonDimension] = Field(default=..., description="""One row per compared dimension, in a fixed order.""")
+    classifications: list[ClassificationCount] = Field(default=..., description="""How many disagreements fall in each class.""")
+    disagreements: list[ComparisonDisagreement] = Field(default=..., description="""Every disagreement.""")
+
+
+class ComparisonDimension(ConfiguredBaseModel):
+    """
+    Agreement on one dimension.
+    """
+    dimension: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The dimension compared.""")
+    compared: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Units compared (executions, calls or operands).""")
+    agree: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Units on which the verdicts agree.""")
+    disagree: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Units on which they differ.""")
+    notRecorded: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Units the source recorded no verdict for.""")
+
+
+class ClassificationCount(ConfiguredBaseModel):
+    """
+    Disagreements of one class.
+    """
+    classification: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""documented-defect, rule-difference or unexplained.""")
+    count: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""How many.""")
+
+
+class ComparisonDisagreement(ConfiguredBaseModel):
+    """
+    One disagreement and why.
+    """
+    dimension: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The dimension.""")
+    cellKey: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The execution.""")
+    where: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The execution, call or operand.""")
+    apconform: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The kit's verdict.""")
+    reference: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The source's verdict.""")
+    classification: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""documented-defect, rule-difference or unexplained.""")
+    cites: JsonStr = Field(default=..., description="""The documented defect's id or the kit's clause; empty when unexplained.""")
+    explanation: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The reason in words.""")
+
+
+class ScorableExecutionRecord(OpenBaseModel):
+    """
+    An execution record as the scorer reads it: the members it uses, each with the type it checks. Every other member of a transcript's execution record (startedAt, the rounds' requests and attempts, ...) is carried but never read, so POST /v1/ap1/score-execution and apconform ap1 rescore accept exactly the same records (AP1-SCR-1); whether a record is a well-formed transcript record is apconform ap1 verify-transcript's question, not the scorer's.
+    """
+    cellKey: JsonStr = Field(default=..., description="""The cell key.""")
+    condition: ConditionName = Field(default=..., description="""The condition.""")
+    itemId: JsonStr = Field(default=..., description="""The question item.""")
+    repeat: JsonStr = Field(default=..., description="""The repeat index as text.""")
+    status: ExecutionStatus = Field(default=..., description="""What became of the execution.""")
+    statusReason: Optional[JsonStr] = Field(default=None, description="""Why the status is not EXECUTED; absent or null otherwise.""")
+    stopReason: JsonStr = Field(default=..., description="""Why the tool loop ended.""")
+    finalText: Optional[JsonStr] = Field(default=None, description="""The last response's text; absent or null when there is none.""")
+    evidenceInputs: ScorableEvidenceInputs = Field(default=..., description="""The structural facts the evidence class is read from.""")
+    toolCalls: list[ScorableToolCall] = Field(default=..., description="""Every tool call, in order.""")
+    rounds: Optional[list[Any]] = Field(default=..., description="""Every round; the scorer reads the response bodies of those that are objects.""")
+
+
+class ScorableEvidenceInputs(OpenBaseModel):
+    """
+    The two evidence facts the scorer reads.
+    """
+    toolsOffered: JsonBool = Field(default=..., description="""Whether the tool was offered.""")
+    allRoundsReadable: JsonBool = Field(default=..., description="""Whether every response could be read.""")
+
+
+class ScorableToolCall(OpenBaseModel):
+    """
+    One tool call as the scorer reads it.
+    """
+    round: JsonStr = Field(default=..., description="""The round that made it.""")
+    name: JsonStr = Field(default=..., description="""The function name.""")
+    argumentsRaw: JsonStr = Field(default=..., description="""The arguments exactly as received.""")
+    returnRaw: Optional[JsonStr] = Field(default=None, description="""What the instrument returned; absent or null when nothing.""")
+    outcome: JsonStr = Field(default=..., description="""What the instrument did with the call.""")
+
+
 Ap1RunConfig.model_rebuild()
 ImportedConfiguration.model_rebuild()
 Ap1Citation.model_rebuild()
@@ -2530,3 +2759,23 @@ UngovernedFigure.model_rebuild()
 ExecutionAnswer.model_rebuild()
 ExecutionEcho.model_rebuild()
 ParameterEchoFinding.model_rebuild()
+Ap1ImportRecord.model_rebuild()
+ImportSource.model_rebuild()
+ImporterIdentity.model_rebuild()
+PublishedHashes.model_rebuild()
+InputFileCheck.model_rebuild()
+GroundTruthCheck.model_rebuild()
+ImportedClaims.model_rebuild()
+DroppedClaim.model_rebuild()
+ImportCounts.model_rebuild()
+Ap1ReferenceVerdict.model_rebuild()
+ReferenceCall.model_rebuild()
+ReferenceOperand.model_rebuild()
+ReferenceOperation.model_rebuild()
+Ap1ReferenceComparison.model_rebuild()
+ComparisonDimension.model_rebuild()
+ClassificationCount.model_rebuild()
+ComparisonDisagreement.model_rebuild()
+ScorableExecutionRecord.model_rebuild()
+ScorableEvidenceInputs.model_rebuild()
+ScorableToolCall.model_rebuild()

@@ -249,9 +249,7 @@ def load_config(document: Any, *, what: str = "configuration") -> RunConfig:
         _sampling_violations(model.request.sampling, ["request", "sampling"], imported=imported)
     )
     post.extend(
-        _setting_violations(
-            model.request.toolChoice, ["request", "toolChoice"], imported=imported
-        )
+        _setting_violations(model.request.toolChoice, ["request", "toolChoice"], imported=imported)
     )
     for name in ("base", "instructionRemoved"):
         settings = getattr(model.conditions, name)

@@ -203,7 +203,7 @@ class _Comparer:
             )
 
     def provenance(self, key: str, ours: dict[str, Any], theirs: dict[str, Any]) -> None:
-        calls = theirs.get("calls")
+        calls = theirs["calls"] if theirs.get("callsRecorded") else None
         mine = [i for i in ours["provenance"]["invocations"] if i.get("expression") is not None]
         if calls is None:
             for invocation in mine:
@@ -335,7 +335,7 @@ class _Comparer:
         return _unexplained()
 
     def operations(self, key: str, ours: dict[str, Any], theirs: dict[str, Any]) -> None:
-        recorded = theirs.get("operations")
+        recorded = theirs["operations"] if theirs.get("operationsRecorded") else None
         mine = list(ours["operation"]["calls"])
         invocations = {i["call"]: i for i in ours["provenance"]["invocations"]}
         mine = [c for c in mine if invocations.get(c["call"], {}).get("expression") is not None]

@@ -594,6 +594,7 @@ def reference_verdict(
             if isinstance(o, dict)
         ]
     released = figure.get("released_figure") if figure is not None else None
+    calls = _reference_calls(engine)
     verdict: dict[str, Any] = {
         "cellKey": cell_key,
         "engineLine": str(lines[0]),
@@ -604,8 +605,10 @@ def reference_verdict(
         "groundTruthFinal": _text_or_none(engine.get("ground_truth_final")),
         "figureOutcome": None if figure is None else _text_or_none(figure.get("figure_outcome")),
         "releasedFigure": released if isinstance(released, str) and released != "None" else None,
-        "calls": _reference_calls(engine),
-        "operations": operations,
+        "callsRecorded": calls is not None,
+        "calls": calls or [],
+        "operationsRecorded": operations is not None,
+        "operations": operations or [],
         "transcription": None,
     }
     return verdict

@@ -6,9 +6,9 @@ earlier steps or declared constants; every step feeds the final); it reads no
 field it does not declare; every declared field moves the final when
 perturbed (+1, and times 2 when non-zero, so a zero-valued field is tested too);
 no undeclared amount field moves it; every declared constant is used (the
-reference's E3 defect), or in version 2 is declared unused with its role
-(an alternative route or a structural constant); and the final agrees with the question's informational
-expected value, at full precision or quantised once.
+reference's E3 defect), or in version 2 is declared unused with its role (an
+alternative route or a structural constant); and the final agrees with the
+question's informational expected value, at full precision or quantised once.
 """
 
 from __future__ import annotations

@@ -168,4 +168,4 @@ def reference_intermediates(
     computation but is neither a ladder step (iii) value nor a D7.2(b) target.
     """
     helpers = {step.label for step in derivation.intermediates if step.reference is False}
-    return tuple((label, value) for label, value in evaluation.intermediates if label not in helpers)
+    return tuple((label, v) for label, v in evaluation.intermediates if label not in helpers)
