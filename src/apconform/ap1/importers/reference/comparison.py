@@ -27,15 +27,20 @@ from apconform.ap1.inputs.plan import load_run_inputs
 from apconform.ap1.numbers import quantise
 from apconform.ap1.rundir import INPUT_FILES, TRANSCRIPT_FILE
 from apconform.ap1.scoring.context import ScoringInputs, scoring_inputs
+from apconform.ap1.scoring.record import RecordUnreadable, read_execution
 from apconform.ap1.scoring.rescoring import Rescorer
 from apconform.core.errors import ApconformError, define_code
 from apconform.core.files import load_path
+from apconform.core.validation import validate_document
+from apconform.models.ap1 import Ap1ReferenceComparison
 
 __all__ = [
     "COMPARISON_DIMENSIONS",
     "NOT_IMPORTED",
     "Comparison",
+    "compare_execution",
     "compare_reference",
+    "derived_transcription",
     "render_comparison",
 ]
 
@@ -100,7 +105,10 @@ def _decimal(text: Any) -> Decimal | None:
     return value if value.is_finite() else None
 
 
-def _scores(run_dir: Path) -> tuple[ScoringInputs, dict[str, dict[str, Any]]]:
+def _scores(
+    run_dir: Path,
+) -> tuple[ScoringInputs, dict[str, dict[str, Any]], dict[str, list[Decimal]]]:
+    """The prepared inputs, each execution's scores and each execution's calculator returns."""
     documents = {}
     for name in ("config", "fixture", "questions", "derivations"):
         documents[name] = load_path(run_dir / INPUT_FILES[name])
@@ -114,11 +122,20 @@ def _scores(run_dir: Path) -> tuple[ScoringInputs, dict[str, dict[str, Any]]]:
     )
     prepared = scoring_inputs(inputs)
     scores: dict[str, dict[str, Any]] = {}
+    returns: dict[str, list[Decimal]] = {}
+    tool = prepared.inputs.config.tool_name
     rescorer = Rescorer(prepared, on_execution=lambda doc: scores.__setitem__(doc["cellKey"], doc))
     with (run_dir / TRANSCRIPT_FILE).open("rb") as handle:
         for raw in handle:
-            rescorer.add_line(raw[:-1] if raw.endswith(b"\n") else raw)
-    return prepared, scores
+            line = raw[:-1] if raw.endswith(b"\n") else raw
+            rescorer.add_line(line)
+            try:
+                view = read_execution(json.loads(line))
+            except (ValueError, RecordUnreadable):
+                continue
+            values = [call.result() for call in view.tool_calls if call.name == tool]
+            returns[view.cell_key] = [v for v in values if v is not None]
+    return prepared, scores, returns
 
 
 def _verdicts(run_dir: Path) -> Iterator[dict[str, Any]]:
@@ -462,7 +479,9 @@ def _unexplained() -> dict[str, str]:
     return _classified(UNEXPLAINED, "", "no documented defect or rule of the kit explains it")
 
 
-def derived_transcription(theirs: dict[str, Any], returns: list[Decimal], places: int) -> str:
+def derived_transcription(
+    theirs: dict[str, Any], returns: list[Decimal], places: int
+) -> str | None:
     """The reference's documented D7.3 rule, for runs whose summary is not at hand.
 
     The last return against the released figure, both quantised half-even to
@@ -481,20 +500,52 @@ def derived_transcription(theirs: dict[str, Any], returns: list[Decimal], places
     return "TRANSCRIBED-EXACT" if same else "TRANSCRIBED-ALTERED"
 
 
-def _returns_of(ours: dict[str, Any]) -> list[Decimal]:
-    transcription = ours.get("transcription") or {}
-    last = _decimal(transcription.get("lastReturn"))
-    return [] if last is None else [last]
+def _with_transcription(
+    theirs: dict[str, Any], returns: list[Decimal], places: int
+) -> tuple[dict[str, Any], bool]:
+    """The verdict with the reference's D7.3 rule applied when the record holds no D7.3 verdict."""
+    if theirs.get("transcription") is not None:
+        return theirs, False
+    derived = derived_transcription(theirs, returns, places)
+    return dict(theirs, transcription=derived), True
 
 
-def compare_reference(run_dir: Path, *, derive_transcription: bool = True) -> Comparison:
+def _dimension_rows(tallies: dict[str, _Tally]) -> list[dict[str, str]]:
+    return [
+        {
+            "dimension": name,
+            "compared": str(t.compared),
+            "agree": str(t.agree),
+            "disagree": str(t.compared - t.agree),
+            "notRecorded": str(t.not_recorded),
+        }
+        for name, t in tallies.items()
+    ]
+
+
+def compare_execution(
+    prepared: ScoringInputs,
+    ours: dict[str, Any],
+    theirs: dict[str, Any],
+    returns: list[Decimal],
+    *,
+    august: bool = False,
+) -> dict[str, Any]:
+    """One execution's comparison: the tallies per dimension and every disagreement."""
+    comparer = _Comparer(prepared, august)
+    theirs, _ = _with_transcription(theirs, returns, prepared.rules.places)
+    comparer.execution(ours, theirs)
+    return {"dimensions": _dimension_rows(comparer.tallies), "disagreements": comparer.rows}
+
+
+def compare_reference(run_dir: Path) -> Comparison:
     """Compare an imported run's re-scored verdicts with the reference's recorded ones."""
     record_path = run_dir / IMPORT_FILE
     if not record_path.is_file() or not (run_dir / VERDICTS_FILE).is_file():
         raise ApconformError(NOT_IMPORTED, f"{run_dir} has no {IMPORT_FILE} and {VERDICTS_FILE}")
     record = load_path(record_path)
     august = not record.get("source", {}).get("runnerVersionTag")
-    prepared, scores = _scores(run_dir)
+    prepared, scores, returns = _scores(run_dir)
     comparer = _Comparer(prepared, august)
     derived = 0
     executions = 0
@@ -505,14 +556,10 @@ def compare_reference(run_dir: Path, *, derive_transcription: bool = True) -> Co
                 NOT_IMPORTED,
                 f"execution {theirs['cellKey']} has a reference verdict but no scored record",
             )
-        if theirs.get("transcription") is None and derive_transcription:
-            theirs = dict(
-                theirs,
-                transcription=derived_transcription(
-                    theirs, _returns_of(ours), prepared.rules.places
-                ),
-            )
-            derived += 1
+        theirs, was_derived = _with_transcription(
+            theirs, returns.get(theirs["cellKey"], []), prepared.rules.places
+        )
+        derived += was_derived
         comparer.execution(ours, theirs)
         executions += 1
     counts = Counter(row["classification"] for row in comparer.rows)
@@ -524,22 +571,14 @@ def compare_reference(run_dir: Path, *, derive_transcription: bool = True) -> Co
         "transcriptionSource": "recorded"
         if derived == 0
         else ("derived" if derived == executions else "mixed"),
-        "dimensions": [
-            {
-                "dimension": name,
-                "compared": str(t.compared),
-                "agree": str(t.agree),
-                "disagree": str(t.compared - t.agree),
-                "notRecorded": str(t.not_recorded),
-            }
-            for name, t in comparer.tallies.items()
-        ],
+        "dimensions": _dimension_rows(comparer.tallies),
         "classifications": [
             {"classification": kind, "count": str(counts.get(kind, 0))}
             for kind in (DEFECT, RULE, UNEXPLAINED)
         ],
         "disagreements": comparer.rows,
     }
+    validate_document(Ap1ReferenceComparison, document, what="reference comparison")
     return Comparison(document, comparer.tallies)
 
 

@@ -18,56 +18,38 @@ import stat
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
 from apconform import __version__
+from apconform.ap1.importers.reference.conversion import convert_reference_run
 from apconform.ap1.importers.reference.documents import (
     INSTRUMENT,
-    ConvertedConfig,
-    convert_config,
-    convert_fixture,
-    convert_questions,
 )
 from apconform.ap1.importers.reference.records import (
     IMPORT_RECORD,
     ConvertedExecution,
-    check_engine,
-    check_figure,
-    convert_execution,
     iterate_records,
 )
 from apconform.ap1.importers.reference.report import read_published_report
-from apconform.ap1.inputs.config import load_config
-from apconform.ap1.inputs.derivations.evaluation import DerivationError, evaluate
-from apconform.ap1.inputs.items import delivered_context, load_questions, minimum_n_violations
-from apconform.ap1.inputs.plan import RunInputs, load_run_inputs, plan_cells
+from apconform.ap1.inputs.plan import RunInputs, plan_cells
 from apconform.ap1.rundir import TRANSCRIPT_FILE, refuse_existing_run
 from apconform.ap1.seal.build import write_sealed_run
-from apconform.ap1.seal.reference import reference_seal_hashes
 from apconform.ap1.transcript.chain import TranscriptWriter
-from apconform.core.canonical import sha256_bytes, sha256_text
+from apconform.core.canonical import sha256_bytes
 from apconform.core.errors import ApconformError, define_code
 from apconform.core.jsonload import Limits, loads
+from apconform.core.validation import validate_document
+from apconform.models.ap1 import Ap1ImportRecord, Ap1ReferenceVerdict
 
 __all__ = [
     "IMPORT_FILE",
-    "IMPORT_SEAL",
     "VERDICTS_FILE",
     "ImportedRun",
     "ReferenceSources",
     "import_reference_run",
 ]
 
-IMPORT_SEAL = define_code(
-    "AP1-IMPORT-SEAL",
-    "The published configuration or seal does not reproduce the reference's own hashes",
-    "Give the report (or configuration and seal record) exactly as the reference published "
-    "them; an edited value changes the recomputed hash, and the run is then not the one that "
-    "was sealed.",
-    exit_status=1,
-)
 IMPORT_TEXT = define_code(
     "AP1-IMPORT-TEXT",
     "The AP-1 text does not have the hash the reference configuration declares",
@@ -172,24 +154,6 @@ def _published(sources: ReferenceSources) -> tuple[dict[str, str], dict[str, Any
     return published.seal_record, published.config
 
 
-def _check_hashes(record: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
-    hashes = reference_seal_hashes(config, record)
-    problems = []
-    if not hashes["configHashMatchesRecord"]:
-        problems.append(
-            f"the resolved configuration hashes to {hashes['configHash']} but the seal record "
-            f"prints config_hash {record.get('config_hash')}"
-        )
-    if not hashes["sealHashMatchesRecord"]:
-        problems.append(
-            f"the seal record hashes to {hashes['sealHash']} but prints seal_hash "
-            f"{record.get('seal_hash')}"
-        )
-    if problems:
-        raise ApconformError(IMPORT_SEAL, "; ".join(problems))
-    return hashes
-
-
 def _file_check(name: str, data: bytes, published: Any) -> dict[str, Any]:
     digest = sha256_bytes(data)
     return {
@@ -200,85 +164,6 @@ def _file_check(name: str, data: bytes, published: Any) -> dict[str, Any]:
     }
 
 
-def _claims(converted: ConvertedConfig, questions: Any) -> list[dict[str, str]]:
-    """Drop each claimed dimension whose minimum item count the question set misses."""
-    document = converted.document
-    dropped = []
-    kept = []
-    question_set = load_questions(questions)
-    for dimension in document["dimensionsClaimed"]:
-        trial = dict(document, dimensionsClaimed=[dimension])
-        problems = list(minimum_n_violations(question_set, load_config(trial)))
-        if problems:
-            dropped.append({"dimension": dimension, "reason": problems[0].message})
-        else:
-            kept.append(dimension)
-    document["dimensionsClaimed"] = kept or ["D7"]
-    for entry in dropped:
-        converted.notes.append(
-            f"the reference claims {entry['dimension']}, which the kit does not claim for this "
-            f"question set (AP1-QST-2): {entry['reason']}"
-        )
-    return dropped
-
-
-@dataclass
-class _Pair:
-    engine: dict[str, Any]
-    engine_line: int
-    figure: dict[str, Any] | None = None
-    figure_line: int | None = None
-
-
-def _pairs(records: Iterator[tuple[int, dict[str, Any]]], seal_hash: str) -> Iterator[_Pair]:
-    current: _Pair | None = None
-    for line, record in records:
-        if record.get("seal_hash") != seal_hash:
-            raise ApconformError(
-                IMPORT_RECORD,
-                f"line {line}: the record carries seal_hash {record.get('seal_hash')!r}, not the "
-                f"published {seal_hash}",
-                path=f"line {line}",
-            )
-        kind = record.get("record_type")
-        if kind == "figure_identification":
-            if current is None or current.figure is not None:
-                raise ApconformError(
-                    IMPORT_RECORD,
-                    f"line {line}: a figure-identification record follows no execution record",
-                    path=f"line {line}",
-                )
-            check_figure(record, line, current.engine)
-            current.figure, current.figure_line = record, line
-            yield current
-            current = None
-            continue
-        if kind is not None:
-            raise ApconformError(
-                IMPORT_RECORD, f"line {line}: unknown record_type {kind!r}", path=f"line {line}"
-            )
-        if current is not None:
-            if current.engine.get("error_state") is None:
-                raise ApconformError(
-                    IMPORT_RECORD,
-                    f"line {current.engine_line}: the execution has no figure-identification "
-                    "record after it",
-                    path=f"line {current.engine_line}",
-                )
-            yield current
-        check_engine(record, line)
-        current = _Pair(record, line)
-    if current is not None:
-        if current.engine.get("error_state") is None:
-            raise ApconformError(
-                IMPORT_RECORD,
-                f"line {current.engine_line}: the last execution has no figure-identification "
-                "record after it",
-                path=f"line {current.engine_line}",
-            )
-        yield current
-
-
 def _lines(path: Path) -> Iterator[bytes]:
     data = _read_bytes(path, _TRANSCRIPT_LIMIT, "the reference transcript")
     if not data:
@@ -287,32 +172,6 @@ def _lines(path: Path) -> Iterator[bytes]:
     if lines[-1] == b"":
         lines.pop()
     yield from lines
-
-
-def _convert_all(
-    path: Path, inputs: RunInputs, seal_hash: str
-) -> tuple[list[ConvertedExecution], int]:
-    repeats: Counter[tuple[str, str]] = Counter()
-    limit = inputs.config.repeats
-    out: list[ConvertedExecution] = []
-    lines = 0
-    for pair in _pairs(iterate_records(_lines(path)), seal_hash):
-        key = (pair.engine["condition"], pair.engine["item_id"])
-        repeats[key] += 1
-        if repeats[key] > limit:
-            raise ApconformError(
-                IMPORT_RECORD,
-                f"line {pair.engine_line}: {key[0]}/{key[1]} has more than the configured "
-                f"{limit} repeats",
-                path=f"line {pair.engine_line}",
-            )
-        out.append(
-            convert_execution(
-                pair.engine, pair.figure, (pair.engine_line, pair.figure_line), repeats[key], inputs
-            )
-        )
-        lines = pair.figure_line or pair.engine_line
-    return out, lines
 
 
 def _transcription(folder: Path, executions: list[ConvertedExecution]) -> str | None:
@@ -345,37 +204,6 @@ def _transcription(folder: Path, executions: list[ConvertedExecution]) -> str | 
     return "smoke_summary.json"
 
 
-def _ground_truth(inputs: RunInputs, executions: list[ConvertedExecution]) -> list[dict[str, Any]]:
-    """The reference's recorded final of each item beside the supplied derivation's."""
-    seen: dict[str, str] = {}
-    for execution in executions:
-        final = execution.verdict.get("groundTruthFinal")
-        if isinstance(final, str):
-            seen.setdefault(execution.record["itemId"], final)
-    out = []
-    for item_id, recorded in sorted(seen.items()):
-        item = inputs.items[item_id]
-        try:
-            mine: Decimal | None = evaluate(
-                inputs.derivation_of[item_id], delivered_context(inputs.fixture, item)
-            ).final
-        except DerivationError:
-            mine = None
-        try:
-            theirs: Decimal | None = Decimal(recorded)
-        except InvalidOperation:
-            theirs = None
-        out.append(
-            {
-                "itemId": item_id,
-                "referenceFinal": recorded,
-                "derivationFinal": None if mine is None else format(mine, "f"),
-                "agrees": mine is not None and theirs is not None and mine == theirs,
-            }
-        )
-    return out
-
-
 STAND_IN = (
     "The AP-1 text was not supplied when this run was imported from {instrument}.\n"
     "The reference configuration declares the text's SHA-256 {digest}; it was not checked.\n"
@@ -403,30 +231,20 @@ def import_reference_run(sources: ReferenceSources, run_dir: Path) -> ImportedRu
     """Check everything, then write the sealed run directory (see the module docstring)."""
     refuse_existing_run(run_dir)
     printed, config = _published(sources)
-    hashes = _check_hashes(printed, config)
     declared_text_hash = config.get("ap1_text_hash")
     text_bytes, ap1_text = _ap1_text(sources.ap1_text, declared_text_hash)
     fixture_bytes = _read_bytes(sources.fixture, Limits().max_bytes, "the reference fixture")
     questions_bytes = _read_bytes(sources.questions, Limits().max_bytes, "the reference questions")
-    fixture = convert_fixture(loads(fixture_bytes, source=str(sources.fixture)))
-    questions = convert_questions(loads(questions_bytes, source=str(sources.questions)))
-    converted = convert_config(
-        config,
-        config_hash=hashes["configHash"],
-        seal_hash=hashes["sealHash"],
-        ap1_text_sha256=sha256_text(ap1_text),
-    )
-    dropped = _claims(converted, questions)
-    derivations = _json_file(sources.derivations, "the derivations")
-    inputs = load_run_inputs(
-        config=converted.document,
-        fixture=fixture,
-        questions=questions,
-        derivations=derivations,
+    run = convert_reference_run(
+        config=config,
+        printed=printed,
+        fixture=loads(fixture_bytes, source=str(sources.fixture)),
+        questions=loads(questions_bytes, source=str(sources.questions)),
+        derivations=_json_file(sources.derivations, "the derivations"),
         ap1_text=ap1_text,
+        records=iterate_records(_lines(sources.output_folder / "smoke_run.jsonl")),
     )
-    transcript_path = sources.output_folder / "smoke_run.jsonl"
-    executions, lines = _convert_all(transcript_path, inputs, hashes["sealHash"])
+    inputs, executions, hashes, converted = run.inputs, run.executions, run.hashes, run.config
     transcription_source = _transcription(sources.output_folder, executions)
     checks = [
         _file_check("fixture", fixture_bytes, printed.get("fixture_hash")),
@@ -466,14 +284,14 @@ def import_reference_run(sources: ReferenceSources, run_dir: Path) -> ImportedRu
             "sealHashMatches": True,
         },
         "inputChecks": checks,
-        "groundTruthChecks": _ground_truth(inputs, executions),
+        "groundTruthChecks": run.ground_truth,
         "claims": {
             "reference": [str(c) for c in config.get("dimensions_claimed", [])],
             "imported": list(converted.document["dimensionsClaimed"]),
-            "dropped": dropped,
+            "dropped": run.dropped,
         },
         "records": {
-            "lines": str(lines),
+            "lines": str(run.lines),
             "executions": str(len(executions)),
             "plannedCells": str(len(cells)),
             "recordedCells": str(len(recorded)),
@@ -500,6 +318,9 @@ def _write(
     record: dict[str, Any],
     planned: int,
 ) -> ImportedRun:
+    validate_document(Ap1ImportRecord, record, what="import record")
+    for execution in executions:
+        validate_document(Ap1ReferenceVerdict, execution.verdict, what="reference verdict")
     seal = write_sealed_run(run_dir, inputs)
     statuses: Counter[str] = Counter(e.record["status"] for e in executions)
     with TranscriptWriter(run_dir / TRANSCRIPT_FILE, seal["sealHash"]) as writer:
