@@ -119,7 +119,6 @@ def _pairs(records: Iterator[tuple[int, dict[str, Any]]], seal_hash: str) -> Ite
                 IMPORT_RECORD,
                 f"line {line}: the record carries seal_hash {record.get('seal_hash')!r}, not the "
                 f"published {seal_hash}",
-                path=f"line {line}",
             )
         kind = record.get("record_type")
         if kind == "figure_identification":
@@ -127,7 +126,6 @@ def _pairs(records: Iterator[tuple[int, dict[str, Any]]], seal_hash: str) -> Ite
                 raise ApconformError(
                     IMPORT_RECORD,
                     f"line {line}: a figure-identification record follows no execution record",
-                    path=f"line {line}",
                 )
             check_figure(record, line, current.engine)
             current.figure, current.figure_line = record, line
@@ -135,16 +133,13 @@ def _pairs(records: Iterator[tuple[int, dict[str, Any]]], seal_hash: str) -> Ite
             current = None
             continue
         if kind is not None:
-            raise ApconformError(
-                IMPORT_RECORD, f"line {line}: unknown record_type {kind!r}", path=f"line {line}"
-            )
+            raise ApconformError(IMPORT_RECORD, f"line {line}: unknown record_type {kind!r}")
         if current is not None:
             if current.engine.get("error_state") is None:
                 raise ApconformError(
                     IMPORT_RECORD,
                     f"line {current.engine_line}: the execution has no figure-identification "
                     "record after it",
-                    path=f"line {current.engine_line}",
                 )
             yield current
         check_engine(record, line)
@@ -155,7 +150,6 @@ def _pairs(records: Iterator[tuple[int, dict[str, Any]]], seal_hash: str) -> Ite
                 IMPORT_RECORD,
                 f"line {current.engine_line}: the last execution has no figure-identification "
                 "record after it",
-                path=f"line {current.engine_line}",
             )
         yield current
 
@@ -175,7 +169,6 @@ def _convert_all(
                 IMPORT_RECORD,
                 f"line {pair.engine_line}: {key[0]}/{key[1]} has more than the configured "
                 f"{limit} repeats",
-                path=f"line {pair.engine_line}",
             )
         out.append(
             convert_execution(

@@ -116,7 +116,7 @@ def _sha256(text: str) -> str:
 
 
 def _refuse(line: int, message: str) -> ApconformError:
-    return ApconformError(IMPORT_RECORD, f"line {line}: {message}", path=f"line {line}")
+    return ApconformError(IMPORT_RECORD, f"line {line}: {message}")
 
 
 def unix_to_rfc3339(seconds: Any, *, line: int) -> str:
