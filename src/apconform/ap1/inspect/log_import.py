@@ -223,11 +223,11 @@ def _records(log: Any, context: Any, digest: str) -> list[dict[str, Any]]:
 
 def import_inspect_log(log_path: Path, run_dir: Path) -> ImportResult:
     """Import the Inspect log at ``log_path`` as the transcript of the sealed run in ``run_dir``."""
-    context = sealed_context(run_dir)
     transcript = run_dir / TRANSCRIPT_FILE
     if transcript.exists() or transcript.is_symlink():
         raise ApconformError(TRANSCRIPT_EXISTS, f"{transcript} exists; this run was already run")
     digest = _log_digest(log_path)
+    context = sealed_context(run_dir)
     log = _read(log_path)
     metadata = _task_metadata(log, log_path)
     if metadata.get("sealHash") != context.seal_hash:
