@@ -326,3 +326,31 @@ def _answer(text: str) -> ModelOutput:
     output = ModelOutput.from_content("mockllm/model", text)
     output.usage = USAGE
     return output
+
+
+def test_a_sample_that_inspect_stops_at_a_limit_is_unmeasured(
+    evaluated: tuple[Path, EvalLog], tmp_path: Path
+) -> None:
+    """Inspect's limits apply; a sample they end is recorded as UNMEASURED, never scored."""
+    run_dir, _ = evaluated
+    target = copy_sealed(run_dir, tmp_path / "run")
+    model = get_model("mockllm/model", custom_outputs=scripted)
+    [log] = inspect_eval(
+        ap1(run_dir=str(target)),
+        model=model,
+        message_limit=3,
+        log_dir=str(tmp_path / "logs"),
+        display="none",
+    )
+    result = import_inspect_log(Path(log.location), target)
+    assert result.statuses == {"EXECUTED": 2, "UNMEASURED": 4, "VOID": 2}
+    records = {r["execution"]["cellKey"]: r["execution"] for r in transcript_records(target)[1:-1]}
+    stopped = records["base/Q01/1"]
+    assert (stopped["status"], stopped["stopReason"]) == ("UNMEASURED", "interrupted")
+    assert stopped["statusReason"] == "Inspect's message limit (3) ended the sample"
+    assert [(c["outcome"], c["returnRaw"]) for c in stopped["toolCalls"]] == [
+        ("not-executed", None)  # the model's call, made when the limit was reached
+    ]
+    assert records["base/Q03/1"]["status"] == "EXECUTED"  # answered in one round
+    scored = executions(score_run(target).output_dir)
+    assert scored["base/Q01/1"]["invocation"]["evidenceClass"] is None

@@ -155,7 +155,7 @@ def _sample(log: Any, sample: Any, digest: str) -> InspectSample:
         raise SampleRefused(f"{where}: the sample carries no apconform metadata")
     limit = None
     if sample.limit is not None:
-        limit = f"{sample.limit.type} limit ({sample.limit.limit})"
+        limit = f"{sample.limit.type} limit ({sample.limit.limit:g})"
     store = sample.store.get(STORE_KEY) if isinstance(sample.store, dict) else None
     return InspectSample(
         metadata=metadata,

@@ -293,7 +293,39 @@ class _Builder:
                     "outcome": str(entry.get("outcome")),
                 }
             )
-        return calls
+        return calls + self.unrecorded_calls(events, calls)
+
+    def unrecorded_calls(self, events: list[dict[str, Any]], calls: list[Any]) -> list[Any]:
+        """Calls the model made that the loop never reached (Inspect stopped the sample first)."""
+        seen = {(c["round"], c["index"]) for c in calls}
+        out = []
+        for number, event in enumerate(events, start=1):
+            made = [
+                c for c in _output_message(event).get("tool_calls") or [] if isinstance(c, dict)
+            ]
+            call = event.get("call") if isinstance(event.get("call"), dict) else {}
+            pairs = [(str(c.get("id")), c.get("arguments") or {}) for c in made]
+            texts = raw_arguments((call or {}).get("response"), pairs)
+            for index, (made_call, (text, _)) in enumerate(zip(made, texts, strict=True)):
+                if (str(number), str(index)) in seen:
+                    continue
+                if self.sample.error is None and self.sample.limit is None:
+                    raise self.refuse(
+                        f"the model's call {index} in round {number} is missing from the task's "
+                        "record of its tool calls"
+                    )
+                out.append(
+                    {
+                        "round": str(number),
+                        "index": str(index),
+                        "id": self.masker(str(made_call["id"])) if made_call.get("id") else None,
+                        "name": str(made_call.get("function") or ""),
+                        "argumentsRaw": self.masker(text),
+                        "returnRaw": None,
+                        "outcome": "not-executed",
+                    }
+                )
+        return out
 
 
 def _cell(context: SealedContext, sample: InspectSample) -> Cell:
