@@ -166,6 +166,13 @@ def test_every_planned_cell_is_a_sample_and_the_scorer_gives_each_its_verdicts(
     _, log = evaluated
     assert log.status == "success"
     assert log.eval.task == "apconform/ap1"
+    metadata = (log.eval.metadata or {})["apconform"]
+    assert metadata["plannedCells"] == str(PLANNED)
+    assert metadata["sampling"]["base"] == {
+        "generateConfig": {"temperature": 0.0, "seed": 7, "max_tokens": 1024},
+        "toolChoice": None,  # the seal omits it; Inspect then sends its default, "auto"
+        "notApplied": {},
+    }
     assert {str(s.id) for s in log.samples or []} == set(EXPECTED)
     assert {sample_id: _value(log, sample_id) for sample_id in EXPECTED} == EXPECTED
 

@@ -17,7 +17,8 @@ from typing import Any
 from apconform import __version__
 from apconform.ap1.calculator.evaluator import Calculator
 from apconform.ap1.inputs.items import render_user_message
-from apconform.ap1.inputs.plan import Cell, plan_cells
+from apconform.ap1.inputs.plan import CONDITIONS, Cell, plan_cells
+from apconform.ap1.inspect.sampling import generate_settings
 from apconform.ap1.run.request import initial_messages
 from apconform.ap1.rundir import INPUT_FILES, SEAL_FILE
 from apconform.ap1.scoring.api import prepare_inputs
@@ -82,11 +83,20 @@ class SealedContext:
 
     def task_metadata(self) -> dict[str, Any]:
         """What the task records about the run in Inspect's log (read back by the import)."""
+        sampling = {}
+        for name in CONDITIONS:
+            settings = generate_settings(self.run.inputs.config.condition(name))
+            sampling[name] = {
+                "generateConfig": settings.config,
+                "toolChoice": settings.tool_choice,
+                "notApplied": settings.unapplied,
+            }
         return {
             "sealHash": self.seal_hash,
             "planSha256": self.run.seal["plan"]["planSha256"],
             "plannedCells": str(len(self.cells)),
             "instrumentVersion": __version__,
+            "sampling": sampling,
         }
 
 

@@ -407,6 +407,12 @@ def execution_record(
             if not event.get("error"):
                 record["finalText"] = builder.final_text(number, event, body)
         record["toolCalls"] = builder.tool_calls(events, store)
+        unapplied = store.get("unapplied")
+        for name, why in (unapplied if isinstance(unapplied, dict) else {}).items():
+            builder.derived.append(
+                f"samplingAsSent {name}: sealed as sent, but the task could not hand it to "
+                f"Inspect ({why})"
+            )
         record["stopReason"] = str(store.get("stopReason") or "final-answer")
         _ending(record, sample, events, store)
     record["evidenceInputs"]["roundsRecorded"] = str(len(record["rounds"]))

@@ -53,6 +53,7 @@ def ap1_tool_loop(run_dir: str) -> Solver:
         state.tools = [calculator_tool(tool, context.calculator)]
         state.tool_choice = settings.tool_choice  # type: ignore[assignment]
         record["stopReason"] = "final-answer"
+        record["unapplied"] = settings.unapplied
         state.store.set(STORE_KEY, copy.deepcopy(record))  # kept even if a limit stops round 1
         for number in range(1, context.max_turns + 1):
             state = await generate(state, tool_calls="none", **settings.config)
