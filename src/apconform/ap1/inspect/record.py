@@ -30,6 +30,7 @@ from apconform.ap1.run.shapes import CHAT, classify_shape, echoed_sampling, read
 from apconform.ap1.run.toolcall import run_tool_call
 from apconform.ap1.run.wire import parse_body
 from apconform.core.canonical import canonical_text, sha256_bytes, sha256_hex
+from apconform.core.errors import ApconformError
 
 __all__ = ["NOT_RECORDED", "SOURCE", "InspectSample", "SampleRefused", "execution_record"]
 
@@ -120,9 +121,14 @@ def _output_message(event: Mapping[str, Any]) -> dict[str, Any]:
     return message if isinstance(message, dict) else {}
 
 
-def _parsed(value: Any) -> tuple[str, Any]:
-    text = canonical_text(value)
-    return text, parse_body(text.encode("utf-8"))
+def _parsed(value: Any, what: str) -> tuple[str, Any]:
+    """The RFC 8785 text of a recorded object, and that text parsed with Decimal numbers."""
+    try:
+        text = canonical_text(value)
+        return text, parse_body(text.encode("utf-8"))
+    except (ApconformError, ValueError) as exc:
+        reason = exc.message if isinstance(exc, ApconformError) else str(exc)
+        raise SampleRefused(f"{what} cannot be written as RFC 8785 text ({reason})") from None
 
 
 @dataclass
@@ -159,7 +165,9 @@ class _Builder:
                 f"rounds[{number - 1}].request.bodyText: Inspect recorded no provider request; "
                 "this is the model event's input, tools, tool choice and configuration"
             )
-        request_text, request_body = _parsed(request_obj)
+        request_text, request_body = _parsed(
+            request_obj, f"{self.sample.source_record}: round {number}: the recorded request"
+        )
         started = _timestamp(event.get("timestamp")) or _timestamp(self.sample.started_at)
         elapsed = _between(event.get("timestamp"), event.get("completed"))
         ids = [r for r in event.get("request_ids") or [] if isinstance(r, dict)]
@@ -191,7 +199,9 @@ class _Builder:
         }
         body = None
         if call is not None and isinstance(call.get("response"), dict):
-            response_text, body = _parsed(call["response"])
+            response_text, body = _parsed(
+                call["response"], f"round {number}: the recorded response"
+            )
             masked = self.masker(response_text)
             shape, detail = classify_shape(body)
             response: dict[str, Any] = {
