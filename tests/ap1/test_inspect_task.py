@@ -347,8 +347,10 @@ def test_a_sample_that_inspect_stops_at_a_limit_is_unmeasured(
         model=model,
         message_limit=3,
         log_dir=str(tmp_path / "logs"),
+        log_format="json",  # the import reads either format through Inspect's API
         display="none",
     )
+    assert log.location.endswith(".json")
     result = import_inspect_log(Path(log.location), target)
     assert result.statuses == {"EXECUTED": 2, "UNMEASURED": 4, "VOID": 2}
     records = {r["execution"]["cellKey"]: r["execution"] for r in transcript_records(target)[1:-1]}
@@ -361,3 +363,17 @@ def test_a_sample_that_inspect_stops_at_a_limit_is_unmeasured(
     assert records["base/Q03/1"]["status"] == "EXECUTED"  # answered in one round
     scored = executions(score_run(target).output_dir)
     assert scored["base/Q01/1"]["invocation"]["evidenceClass"] is None
+
+
+def test_the_import_refuses_a_log_that_ran_more_than_one_epoch(
+    evaluated: tuple[Path, EvalLog], tmp_path: Path
+) -> None:
+    run_dir, _ = evaluated
+    target = copy_sealed(run_dir, tmp_path / "run")
+    model = get_model("mockllm/model", custom_outputs=scripted)
+    [log] = inspect_eval(
+        ap1(run_dir=str(target)), model=model, epochs=2, log_dir=str(tmp_path), display="none"
+    )
+    error = _refusal(Path(log.location), target)
+    assert error.code == "AP1-INSPECT-SAMPLE"
+    assert "epoch 2; AP-1 repeats are planned cells" in error.message
