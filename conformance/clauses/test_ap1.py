@@ -620,8 +620,11 @@ def test_AP1_IMP_3(conformance_case: ConformanceCase) -> None:
     conversation, the configuration and the tool declaration; every response envelope before
     the last is rebuilt around the assistant message it carried; each round after the first
     (and each round of a source that kept no attempts) has one successful attempt at the
-    time of the source's record; elapsed times are zero. The imported transcript's first
-    record names the source instrument.
+    time of the source's record, with no HTTP status; a request URL the record does not name
+    is null; elapsed times are zero. The transcript's `run-started` record and every
+    execution record carry the provenance AP1-TR-6 requires: the source instrument and its
+    version, the lines the record was read from, what the source never records and which
+    members were reconstructed.
     """
     conformance_case.check()
 
@@ -1120,6 +1123,22 @@ def test_AP1_TR_5(conformance_case: ConformanceCase) -> None:
     committed) is set aside in a file of its own and recorded, every planned cell without a
     record is executed once, and none is executed again; the resumed transcript verifies as
     one chain.
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("AP1-TR-6")
+def test_AP1_TR_6(conformance_case: ConformanceCase) -> None:
+    """A transcript imported from another harness's record of the run (an Inspect AI log, for
+    example) carries, in its `run-started` record and in every execution record, a
+    `provenance` member that names the source, its version and where in it the record was
+    read, lists what the source does not record, and lists the members derived from the
+    source's parsed form instead of copied from a verbatim recording; a request URL or HTTP
+    status the source did not record is null, never invented. A source record that does not
+    belong to the sealed plan, was run against another seal, or whose tool returns are not
+    the instrument's calculator's returns for the recorded arguments is refused, and a
+    source is imported whole or not at all. An imported execution record is scored as any
+    other; its evidence classes rest on the harness's record, which the provenance states.
     """
     conformance_case.check()
 

@@ -149,6 +149,52 @@ def test_attempt_times_come_from_the_record_the_reference_kept(tmp_path: Path) -
     assert any("the August runs kept no attempt at all" in line for line in note)
 
 
+def test_every_imported_record_states_its_provenance_and_invents_no_url_or_status(
+    tmp_path: Path,
+) -> None:
+    """AP1-TR-6: the source and its version, the lines read, what it never records."""
+    september = write_published_run(tmp_path / "e", "run_e_mini")
+    assert main(september.import_args(tmp_path / "e-run")) == 0
+    record = _executions(tmp_path / "e-run")["base/V1/2"]
+    provenance = record["provenance"]
+    assert provenance["source"] == "zorrzai/ap1-run"
+    assert provenance["sourceVersion"] == "v1.3.1 (commit dd4c3e8)"
+    assert provenance["sourceRecord"] == (
+        "smoke_run.jsonl: the engine record on line 3 and the figure-identification record on "
+        "line 4"
+    )
+    assert provenance["model"] == "gpt-4.1-mini"
+    assert "the bytes and headers of every request" in provenance["notRecorded"]
+    assert [d.split(":")[0] for d in provenance["derived"]] == [
+        "deliveredContextSha256",
+        "repeat",
+        "elapsedSeconds",
+        "rounds[*].request.bodyText and samplingAsSent",
+        "rounds[0].response.bodyText",
+        "rounds[1].attempts",
+        "rounds[1].response.bodyText",
+        "rounds[2].attempts",
+        "rounds[2].response.bodyText",
+    ]
+    assert [r["request"]["url"] for r in record["rounds"]] == [
+        "https://api.openai.com/v1/chat/completions"
+    ] * 3
+    assert [r["response"]["httpStatus"] for r in record["rounds"]] == ["200", None, None]
+    started = _transcript(tmp_path / "e-run")[0]["runStarted"]["provenance"]
+    digest = text_hash((september.folder / "smoke_run.jsonl").read_text(encoding="utf-8"))
+    assert started["sourceRecord"] == (
+        f"smoke_run.jsonl (sha256 {digest}) of the run sealed as "
+        "d66a8d62765949c36387ec539afe56ce47b1ce709c63673524649cd6dfd368c4"
+    )
+    august = write_published_run(tmp_path / "a", "run_a_mini")
+    assert main(august.import_args(tmp_path / "a-run")) == 0
+    record = _executions(tmp_path / "a-run")["base/V1/1"]
+    assert record["provenance"]["sourceVersion"].startswith("unversioned")
+    assert {r["request"]["url"] for r in record["rounds"]} == {None}
+    assert {r["response"]["httpStatus"] for r in record["rounds"]} == {None}
+    assert all("httpStatus" not in r["attempts"][0] for r in record["rounds"])
+
+
 @pytest.mark.parametrize(
     ("seconds", "text"),
     [

@@ -8,7 +8,7 @@ from typing import Any
 
 from apconform.core.errors import UsageError
 
-__all__ = ["register"]
+__all__ = ["register_reference"]
 
 
 def _cmd_import_reference(args: argparse.Namespace) -> int:
@@ -57,7 +57,7 @@ def _cmd_import_reference(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(sources: Any) -> None:
+def register_reference(sources: Any) -> None:
     """Add `reference` to `apconform ap1 import`."""
     parser = sources.add_parser(
         "reference", help="a published run of the reference instrument (zorrzai/ap1-run)"

@@ -1,22 +1,21 @@
 """`apconform ap1 import SOURCE ...` and `apconform ap1 compare-reference`: other instruments' runs.
 
 ``import`` is a command group with one subcommand per source; each source's
-arguments and handler live in their own module, listed in :data:`SOURCES`, so a
-new source is one module and one line here.
+arguments and handler live in their own module (``import_reference``,
+``inspect``), so a new source is one module and one line here.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 from pathlib import Path
 from typing import Any
 
-__all__ = ["SOURCES", "register_importing"]
+from apconform.ap1.cli.import_reference import register_reference
+from apconform.ap1.cli.inspect import register_inspect
 
-SOURCES = ("apconform.ap1.cli.import_reference",)
-"""Modules that each add one ``apconform ap1 import <source>`` subcommand (``register``)."""
+__all__ = ["register_import"]
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
@@ -43,17 +42,17 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
-def register_importing(commands: Any, parser_class: Any) -> None:
+def register_import(commands: Any, parser_class: Any) -> None:
     """Add `import` (one subcommand per source) and `compare-reference` to `apconform ap1`."""
     group = commands.add_parser(
-        "import", help="import a run made by another AP-1 instrument into a sealed run directory"
+        "import", help="import a run recorded by another harness or AP-1 instrument"
     )
     sources = group.add_subparsers(
         dest="import_source", metavar="SOURCE", parser_class=parser_class
     )
     group.set_defaults(handler=lambda _args: (group.print_help(), 2)[1])
-    for name in SOURCES:
-        importlib.import_module(name).register(sources)
+    register_reference(sources)
+    register_inspect(sources)
 
     compare = commands.add_parser(
         "compare-reference",

@@ -26,6 +26,7 @@ from apconform.ap1.importers.reference.documents import (
 from apconform.ap1.importers.reference.records import (
     IMPORT_RECORD,
     ConvertedExecution,
+    ReferenceSource,
     check_engine,
     check_figure,
     convert_execution,
@@ -38,7 +39,7 @@ from apconform.ap1.seal.reference import reference_seal_hashes
 from apconform.core.canonical import sha256_text
 from apconform.core.errors import ApconformError, define_code
 
-__all__ = ["IMPORT_SEAL", "ConvertedRun", "convert_reference_run"]
+__all__ = ["IMPORT_SEAL", "ConvertedRun", "convert_reference_run", "reference_source"]
 
 IMPORT_SEAL = define_code(
     "AP1-IMPORT-SEAL",
@@ -154,8 +155,22 @@ def _pairs(records: Iterator[tuple[int, dict[str, Any]]], seal_hash: str) -> Ite
         yield current
 
 
+def reference_source(printed: dict[str, Any], config: dict[str, Any]) -> ReferenceSource:
+    """The runner version and model a record's provenance names."""
+    tag, commit = printed.get("runner_version_tag"), printed.get("runner_version_commit")
+    if isinstance(tag, str) and tag:
+        version = f"{tag} (commit {commit})" if isinstance(commit, str) and commit else tag
+    else:
+        version = "unversioned: the seal record prints no runner version (the August 2026 runs)"
+    model = config.get("model")
+    return ReferenceSource(version, model if isinstance(model, str) and model else "unnamed")
+
+
 def _convert_all(
-    records: Iterable[tuple[int, dict[str, Any]]], inputs: RunInputs, seal_hash: str
+    records: Iterable[tuple[int, dict[str, Any]]],
+    inputs: RunInputs,
+    seal_hash: str,
+    source: ReferenceSource,
 ) -> tuple[list[ConvertedExecution], int]:
     repeats: Counter[tuple[str, str]] = Counter()
     limit = inputs.config.repeats
@@ -172,7 +187,12 @@ def _convert_all(
             )
         out.append(
             convert_execution(
-                pair.engine, pair.figure, (pair.engine_line, pair.figure_line), repeats[key], inputs
+                pair.engine,
+                pair.figure,
+                (pair.engine_line, pair.figure_line),
+                repeats[key],
+                inputs,
+                source,
             )
         )
         lines = pair.figure_line or pair.engine_line
@@ -237,7 +257,9 @@ def convert_reference_run(
         derivations=derivations,
         ap1_text=ap1_text,
     )
-    executions, lines = _convert_all(records, inputs, hashes["sealHash"])
+    executions, lines = _convert_all(
+        records, inputs, hashes["sealHash"], reference_source(printed, config)
+    )
     return ConvertedRun(
         inputs=inputs,
         executions=executions,

@@ -25,7 +25,7 @@ from datetime import UTC, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from apconform.ap1.importers.reference.documents import CONDITION_NAMES
+from apconform.ap1.importers.reference.documents import CONDITION_NAMES, INSTRUMENT
 from apconform.ap1.inputs.items import delivered_context, render_user_message
 from apconform.ap1.inputs.plan import RunInputs
 from apconform.ap1.masking import mask_text
@@ -38,7 +38,9 @@ from apconform.core.jsonload import Limits, loads
 
 __all__ = [
     "IMPORT_RECORD",
+    "NOT_RECORDED",
     "ConvertedExecution",
+    "ReferenceSource",
     "TranscriptReader",
     "convert_execution",
     "iterate_records",
@@ -109,6 +111,26 @@ FIGURE_MEMBERS = frozenset(
     }
 )
 _CALL_MEMBERS = frozenset({"id", "type", "turn", "function", "return_value"})
+
+NOT_RECORDED = (
+    "the bytes and headers of every request",
+    "the response envelope (id, usage, finish reason) of every round but the last",
+    "the HTTP status of every round but the first, and of every round in the August runs",
+    "the attempts of every round but the first, and of every round in the August runs",
+    "the elapsed time of executions and attempts",
+    "the repeat number of an execution",
+)
+"""What a reference record never holds (AP1-TR-6), the same for every record."""
+
+
+@dataclass(frozen=True)
+class ReferenceSource:
+    """The reference run a record comes from, as its provenance names it (AP1-TR-6)."""
+
+    version: str
+    """The runner version the seal record prints, or why there is none."""
+    model: str
+    """The model the reference configuration names."""
 
 
 def _sha256(text: str) -> str:
@@ -309,13 +331,7 @@ def _attempts(
     recorded = holder.get("attempts") if isinstance(holder, dict) and first else None
     if not isinstance(recorded, list) or not recorded:
         return [
-            {
-                "attempt": "1",
-                "startedAt": reference_time,
-                "elapsedSeconds": "0",
-                "outcome": "ok",
-                "httpStatus": "200",
-            }
+            {"attempt": "1", "startedAt": reference_time, "elapsedSeconds": "0", "outcome": "ok"}
         ]
     out = []
     for index, attempt in enumerate(recorded):
@@ -337,12 +353,12 @@ def _attempts(
     return out
 
 
-def _response(body: Any) -> tuple[dict[str, Any], bool]:
+def _response(body: Any, status: str | None) -> tuple[dict[str, Any], bool]:
     text = dump(body)
     masked_text = mask_text(text)
     shape, detail = classify_shape(body)
     out: dict[str, Any] = {
-        "httpStatus": "200",
+        "httpStatus": status,
         "bodyText": masked_text,
         "bodySha256": _sha256(text),
         "masked": masked_text != text,
@@ -381,6 +397,7 @@ def convert_execution(
     lines: tuple[int, int | None],
     repeat: int,
     inputs: RunInputs,
+    source: ReferenceSource,
 ) -> ConvertedExecution:
     """One engine record and its figure record: the execution record and the reference verdicts."""
     line = lines[0]
@@ -413,8 +430,28 @@ def convert_execution(
         },
     }
     masked = False
+    derived = [
+        "deliveredContextSha256: computed from the sealed inputs (the recorded opening messages "
+        "were checked against them)",
+        "repeat: the position of the record among the reference's records of its condition "
+        "and item",
+        "elapsedSeconds: 0 for the execution and every attempt",
+    ]
     if status != "VOID":
-        masked = _rounds(engine, record, line, inputs, view, item)
+        masked = _rounds(engine, record, line, inputs, view, item, derived)
+    answered = engine["response_received"]
+    model = answered.get("model") if isinstance(answered, dict) else None
+    figure_line = (
+        "" if lines[1] is None else f" and the figure-identification record on line {lines[1]}"
+    )
+    record["provenance"] = {
+        "source": INSTRUMENT,
+        "sourceVersion": source.version,
+        "sourceRecord": f"smoke_run.jsonl: the engine record on line {line}{figure_line}",
+        "model": model if isinstance(model, str) and model.strip() else source.model,
+        "notRecorded": list(NOT_RECORDED),
+        "derived": derived,
+    }
     verdict = reference_verdict(engine, figure, lines, record["cellKey"])
     return ConvertedExecution(record, verdict, masked)
 
@@ -426,6 +463,7 @@ def _rounds(
     inputs: RunInputs,
     view: Any,
     item: Any,
+    derived: list[str],
 ) -> bool:
     messages = _conversation(engine, line)
     message = inputs.config.model.request.message
@@ -455,28 +493,47 @@ def _rounds(
     by_turn = _turns(engine["tool_calls"], line)
     assistants = _check_conversation(messages, by_turn, line, len(opening))
     model = inputs.config.model.endpoint.model
-    url = inputs.config.model.endpoint.url
+    holder = engine["request_sent"].get("request_record")
+    recorded_url = holder.get("endpoint_url") if isinstance(holder, dict) else None
+    url = recorded_url if isinstance(recorded_url, str) and recorded_url else None
     conversation = list(opening)
     masked = False
     final = engine["response_received"]
     unreadable = record["status"] == "UNOBSERVABLE"
     rounds = len(by_turn) + (0 if unreadable and final is None else 1)
+    derived.append(
+        "rounds[*].request.bodyText and samplingAsSent: re-rendered from the recorded "
+        "conversation, the sealed configuration and the tool declaration"
+    )
+    if url is None:
+        derived.append("rounds[*].request.url: null, the record names no endpoint")
     for number in range(1, rounds + 1):
         body_text, sampling = build_body(model, conversation, view)
+        attempts = _attempts(engine, line, number == 1, engine["timestamp"])
+        if "httpStatus" not in attempts[-1]:
+            derived.append(
+                f"rounds[{number - 1}].attempts: one attempt at the record's timestamp, with "
+                "no HTTP status; the reference kept no attempt for this round"
+            )
         round_: dict[str, Any] = {
             "round": str(number),
             "request": {
                 "url": url,
-                "headers": [{"name": "Content-Type", "value": "application/json"}],
+                "headers": [],
                 "bodyText": body_text,
                 "bodySha256": _sha256(body_text),
                 "samplingAsSent": sampling,
             },
-            "attempts": _attempts(engine, line, number == 1, engine["timestamp"]),
+            "attempts": attempts,
         }
+        status = attempts[-1].get("httpStatus")
         if number <= len(by_turn):
             body: Any = {"choices": [{"message": assistants[number - 1]}]}
-            round_["response"], hidden = _response(body)
+            round_["response"], hidden = _response(body, status)
+            derived.append(
+                f"rounds[{number - 1}].response.bodyText: built around the assistant message "
+                "the next request carried"
+            )
             conversation.append(assistants[number - 1])
             for call in by_turn[number]:
                 conversation.append(
@@ -487,7 +544,11 @@ def _rounds(
                     }
                 )
         elif final is not None:
-            round_["response"], hidden = _response(final)
+            round_["response"], hidden = _response(final, status)
+            derived.append(
+                f"rounds[{number - 1}].response.bodyText: the recorded response_received, "
+                "written as compact JSON"
+            )
         else:
             hidden = False
         masked = masked or hidden

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from apconform import __version__
-from apconform.ap1.importers.reference.conversion import convert_reference_run
+from apconform.ap1.importers.reference.conversion import convert_reference_run, reference_source
 from apconform.ap1.importers.reference.documents import (
     INSTRUMENT,
 )
@@ -77,7 +77,9 @@ LACKING = (
     "message the next request carried (no id, usage or finish reason)",
     "the exact bytes of the last response: its recorded JSON is written compactly",
     "the attempts of every round after the first: each round that has a response gets one "
-    "successful attempt at the reference record's time; the August runs kept no attempt at all",
+    "successful attempt at the reference record's time, with no HTTP status; the August runs "
+    "kept no attempt at all",
+    "the request URL in the August runs: null",
     "the elapsed time of executions and attempts: recorded as 0",
     "the repeat number: it follows from the order of records per condition and item",
 )
@@ -164,10 +166,14 @@ def _file_check(name: str, data: bytes, published: Any) -> dict[str, Any]:
     }
 
 
-def _lines(path: Path) -> Iterator[bytes]:
+def _transcript_bytes(path: Path) -> bytes:
     data = _read_bytes(path, _TRANSCRIPT_LIMIT, "the reference transcript")
     if not data:
         raise ApconformError(IMPORT_FILES, f"the reference transcript {path} is empty")
+    return data
+
+
+def _lines(data: bytes) -> Iterator[bytes]:
     lines = data.split(b"\n")
     if lines[-1] == b"":
         lines.pop()
@@ -235,6 +241,7 @@ def import_reference_run(sources: ReferenceSources, run_dir: Path) -> ImportedRu
     text_bytes, ap1_text = _ap1_text(sources.ap1_text, declared_text_hash)
     fixture_bytes = _read_bytes(sources.fixture, Limits().max_bytes, "the reference fixture")
     questions_bytes = _read_bytes(sources.questions, Limits().max_bytes, "the reference questions")
+    transcript = _transcript_bytes(sources.output_folder / "smoke_run.jsonl")
     run = convert_reference_run(
         config=config,
         printed=printed,
@@ -242,7 +249,7 @@ def import_reference_run(sources: ReferenceSources, run_dir: Path) -> ImportedRu
         questions=loads(questions_bytes, source=str(sources.questions)),
         derivations=_json_file(sources.derivations, "the derivations"),
         ap1_text=ap1_text,
-        records=iterate_records(_lines(sources.output_folder / "smoke_run.jsonl")),
+        records=iterate_records(_lines(transcript)),
     )
     inputs, executions, hashes, converted = run.inputs, run.executions, run.hashes, run.config
     transcription_source = _transcription(sources.output_folder, executions)
@@ -271,6 +278,7 @@ def import_reference_run(sources: ReferenceSources, run_dir: Path) -> ImportedRu
         "schemaVersion": "apconform-ap1-import-record/1",
         "source": {
             "instrument": INSTRUMENT,
+            "transcriptSha256": sha256_bytes(transcript),
             "runnerVersionTag": printed.get("runner_version_tag"),
             "runnerVersionCommit": printed.get("runner_version_commit"),
             "runnerSourceHash": printed.get("runner_source_hash"),
@@ -302,7 +310,8 @@ def import_reference_run(sources: ReferenceSources, run_dir: Path) -> ImportedRu
         "verdictsFile": VERDICTS_FILE,
         "transcriptionVerdicts": transcription_source,
     }
-    return _write(run_dir, inputs, executions, record, len(cells))
+    version = reference_source(printed, config).version
+    return _write(run_dir, inputs, executions, record, len(cells), version)
 
 
 def _source_version(record: dict[str, Any]) -> str:
@@ -311,12 +320,37 @@ def _source_version(record: dict[str, Any]) -> str:
     return f"{source} (imported by apconform {__version__})"
 
 
+RUN_NOT_RECORDED = (
+    "when the run started and ended, and whether it was interrupted",
+    "how many executions ran at once and any request-rate limit",
+)
+
+
+def _run_provenance(record: dict[str, Any], inputs: RunInputs, version: str) -> dict[str, Any]:
+    """The run-started record's provenance (AP1-TR-6): the published run it was read from."""
+    source = record["source"]
+    return {
+        "source": INSTRUMENT,
+        "sourceVersion": version,
+        "sourceRecord": f"smoke_run.jsonl (sha256 {source['transcriptSha256']}) of the run "
+        f"sealed as {record['publishedHashes']['sealHash']}",
+        "model": inputs.config.model.endpoint.model,
+        "notRecorded": list(RUN_NOT_RECORDED),
+        "derived": [
+            "runId: from the reference's seal hash",
+            "endpointUrl and model: as the reference configuration declares them",
+            "concurrency 1 and no rate limit: the reference records neither",
+        ],
+    }
+
+
 def _write(
     run_dir: Path,
     inputs: RunInputs,
     executions: list[ConvertedExecution],
     record: dict[str, Any],
     planned: int,
+    version: str,
 ) -> ImportedRun:
     validate_document(Ap1ImportRecord, record, what="import record")
     for execution in executions:
@@ -335,6 +369,7 @@ def _write(
                 "rateLimitPerSecond": None,
                 "plannedCells": str(planned),
                 "planSha256": seal["plan"]["planSha256"],
+                "provenance": _run_provenance(record, inputs, version),
             },
         )
         for execution in executions:
