@@ -636,8 +636,9 @@ def test_AP1_IMP_4(conformance_case: ConformanceCase) -> None:
     out of order (a figure record that follows no execution, an execution without the figure
     record that must follow it), exceeds the configured repeats of its condition and item,
     or disagrees with the supplied inputs (another system prompt, other delivered data or
-    question) or with itself (tool calls that differ from the recorded conversation). An
-    import converts every record or writes nothing.
+    question, a request record naming another endpoint or model) or with itself (tool calls
+    that differ from the recorded conversation). An import converts every record or writes
+    nothing.
     """
     conformance_case.check()
 

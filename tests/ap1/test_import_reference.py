@@ -298,6 +298,18 @@ def _other_prompt(lines: list[str]) -> list[str]:
     return [json.dumps(record), *lines[1:]]
 
 
+def _other_model(lines: list[str]) -> list[str]:
+    record = _engine(lines, 2)
+    record["request_sent"]["request_record"]["model"] = "gpt-4o"
+    return [*lines[:2], json.dumps(record), *lines[3:]]
+
+
+def _request_record_member(lines: list[str]) -> list[str]:
+    record = _engine(lines, 2)
+    record["request_sent"]["request_record"]["proxy"] = "none"
+    return [*lines[:2], json.dumps(record), *lines[3:]]
+
+
 def _calls_disagree(lines: list[str]) -> list[str]:
     record = _engine(lines, 6)
     record["tool_calls"][0]["return_value"] = '{"result": "0"}'
@@ -335,6 +347,12 @@ def _too_many(lines: list[str]) -> list[str]:
         (_other_seal, "line 5: the record carries seal_hash '000000"),
         (_other_prompt, "line 1: the recorded system prompt differs"),
         (_calls_disagree, "line 7: turn 1: the tool result for call_4_1_0 disagrees"),
+        (
+            _other_model,
+            "line 3: request_record.model is 'gpt-4o' but the configuration declares "
+            "'gpt-4.1-mini'",
+        ),
+        (_request_record_member, "line 3: request_record has member(s) the import does not know"),
         (_too_many, "line 109: base/V2 has more than the configured 50 repeats"),
     ],
     ids=[
@@ -348,6 +366,8 @@ def _too_many(lines: list[str]) -> list[str]:
         "other-seal",
         "other-system-prompt",
         "calls-disagree-with-conversation",
+        "request-sent-to-another-model",
+        "unknown-request-record-member",
         "more-repeats-than-configured",
     ],
 )

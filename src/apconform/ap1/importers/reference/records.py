@@ -231,8 +231,20 @@ def check_figure(record: Mapping[str, Any], line: int, engine: Mapping[str, Any]
         )
 
 
-def _conversation(engine: Mapping[str, Any], line: int) -> list[dict[str, Any]]:
-    """The recorded conversation: the September request record's, else the August messages."""
+_REQUEST_RECORD_MEMBERS = frozenset(
+    {"attempts", "endpoint_url", "messages", "model", "sampling_as_sent", "tools"}
+)
+
+
+def _conversation(
+    engine: Mapping[str, Any], line: int, endpoint: tuple[str, str]
+) -> list[dict[str, Any]]:
+    """The recorded conversation: the September request record's, else the August messages.
+
+    A September request record must name the configuration's endpoint and model:
+    the requests are re-rendered from the configuration, so a record sent
+    elsewhere is refused rather than re-rendered as if it had not been.
+    """
     sent = engine["request_sent"]
     if not isinstance(sent, dict):
         raise _refuse(line, "request_sent is not an object")
@@ -240,6 +252,23 @@ def _conversation(engine: Mapping[str, Any], line: int) -> list[dict[str, Any]]:
     if extra:
         raise _refuse(line, f"request_sent has member(s) the import does not know: {extra}")
     holder = sent.get("request_record")
+    if holder is not None and not isinstance(holder, dict):
+        raise _refuse(line, "request_sent.request_record is not an object")
+    if isinstance(holder, dict):
+        extra = sorted(set(holder) - _REQUEST_RECORD_MEMBERS)
+        if extra:
+            raise _refuse(
+                line,
+                f"request_record has member(s) the import does not know: {', '.join(extra)}",
+            )
+        url, model = endpoint
+        for name, wanted in (("endpoint_url", url), ("model", model)):
+            if name in holder and holder[name] != wanted:
+                raise _refuse(
+                    line,
+                    f"request_record.{name} is {holder[name]!r} but the configuration declares "
+                    f"{wanted!r}",
+                )
     messages = holder.get("messages") if isinstance(holder, dict) else sent.get("messages")
     if not isinstance(messages, list) or not all(isinstance(m, dict) for m in messages):
         raise _refuse(line, "the recorded conversation is not a list of messages")
@@ -465,7 +494,8 @@ def _rounds(
     item: Any,
     derived: list[str],
 ) -> bool:
-    messages = _conversation(engine, line)
+    endpoint = inputs.config.model.endpoint
+    messages = _conversation(engine, line, (endpoint.url, endpoint.model))
     message = inputs.config.model.request.message
     user = render_user_message(
         inputs.fixture,
