@@ -10,6 +10,7 @@ fails when the committed files differ from what this file writes.
 from __future__ import annotations
 
 import json
+import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -108,6 +109,31 @@ def arithmetic() -> None:
             {"creditedHumanHours": work, "wallHours": wall},
             exact({"AP": power, "APx": exponent}),
         )
+    # Non-integer exponents at several magnitudes: an implementation that rounds APx (to
+    # 6 decimals, say) or computes it in single precision fails every one of these.
+    for name, work, wall in (
+        ("ninefold", 9, 1),
+        ("one-tenth-above-parity", 1.1, 1),
+        ("three-quarters", 3, 4),
+        ("large", 1_000_000, 3),
+        ("very-large", 123456.789, 0.001),
+        ("small", 0.003, 7),
+        ("very-small", 1e-9, 1000),
+    ):
+        power = work / wall
+        exponent = math.log2(power)
+        assert not exponent.is_integer() and round(exponent, 6) != exponent
+        _case(
+            "arithmetic",
+            f"apx-power-{name}",
+            ["APX-QTY-3"],
+            "apx.power_metrics",
+            f"W = {work} over T = {wall}: AP {power!r} and the non-integer APx log2(AP) = "
+            f"{exponent!r}, compared to a relative 1e-15.",
+            {"creditedHumanHours": work, "wallHours": wall},
+            exact({"AP": power, "APx": exponent}),
+            tolerant=True,
+        )
     bad = "Finite nonnegative work and positive wall time required"
     for name, work, wall in (("negative-work", -1, 1), ("zero-wall", 1, 0), ("text-wall", 1, "8")):
         _case(
@@ -138,6 +164,40 @@ def arithmetic() -> None:
             f"2 to the power {exponent} is not a positive finite double, so it is refused.",
             {"exponent": exponent},
             refusal("APX-METRIC-EXPONENT", "Exponent outside representable range"),
+        )
+
+
+def fractional_exponents() -> None:
+    """The whole kernel at several elapsed times: W stays 4.5, so AP and APx move with T only."""
+    for name, wall in (
+        ("hours-0-7", 0.7),
+        ("hours-3", 3),
+        ("hours-250", 250),
+        ("hours-0-003", 0.003),
+        ("hours-12345-6", 12345.6),
+    ):
+        manifest = tutorial_manifest()
+        run = tutorial_run(manifest, wall_hours=wall)
+        result = evaluate_document(manifest, run)
+        power, exponent = 4.5 / wall, math.log2(4.5 / wall)
+        assert result["AP"] == power and abs(result["APx"] - exponent) <= 1e-15 * abs(exponent)
+        assert not exponent.is_integer()
+        _case(
+            "result",
+            f"apx-eval-fractional-apx-{name}",
+            ["APX-QTY-2", "APX-QTY-3", "APX-RES-1"],
+            EVAL,
+            f"The demo tasks (W = 4.5) over T = {wall} hours: AP {power!r} and the non-integer "
+            f"APx {exponent!r}, compared to a relative 1e-15 (a rounded APx fails).",
+            {"manifest": manifest, "run": run},
+            partial(
+                AP=power,
+                APx=exponent,
+                creditedHumanHours=4.5,
+                wallHours=wall,
+                diagnostic__APx=exponent,
+            ),
+            tolerant=True,
         )
 
 
@@ -533,6 +593,7 @@ def add_all() -> None:
     from vector_cases_more import more
 
     arithmetic()
+    fractional_exponents()
     results()
     gates()
     credit()

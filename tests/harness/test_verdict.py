@@ -331,3 +331,34 @@ def test_environment_variables_are_named_never_valued(
     assert "the environment variable MY_IMPL_TOKEN is not set" in capsys.readouterr().err
     assert main([*args, "--env", "MY_IMPL_TOKEN=s3cret"]) == 2
     assert "is not an environment variable name" in capsys.readouterr().err
+
+
+def _round_apx(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {
+            key: round(item, 6) if key == "APx" and isinstance(item, float) else _round_apx(item)
+            for key, item in value.items()
+        }
+    if isinstance(value, list):
+        return [_round_apx(item) for item in value]
+    return value
+
+
+def test_an_apx_rounded_to_six_decimals_fails_every_fractional_exponent_vector() -> None:
+    def rounding(message: dict[str, Any]) -> dict[str, Any]:
+        reply = run_case(message["seq"], message["operation"], message["input"])
+        return {**reply, "answer": _round_apx(reply["answer"])} if "answer" in reply else reply
+
+    run = _in_process(_answering(rounding), protocols=["apx"])
+    failed = {case["vector"] for case in run.cases if case["outcome"] == "fail"}
+    fractional = {
+        v.id
+        for v in VECTORS.values()
+        if v.vector.operation in ("apx.power_metrics", "apx.evaluate")
+        and ("non-integer APx" in v.vector.description or v.id == "apx-eval-demo-exact")
+    }
+    assert len(fractional) >= 13
+    assert fractional <= failed
+    power = [vid for vid in failed if vid.startswith("apx-power-")]
+    evaluate = [vid for vid in failed if vid.startswith("apx-eval-fractional-apx-")]
+    assert len(power) >= 7 and len(evaluate) >= 5
