@@ -151,7 +151,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--protocol", action="append", choices=sorted(MODULES))
     parser.add_argument("--max-children", type=int, default=2)
-    parser.add_argument("--keep", metavar="DIR", help="work in DIR and keep it (default: a temp dir)")
+    parser.add_argument("--keep", metavar="DIR", help="work in DIR and keep it (default: temp)")
     args = parser.parse_args()
     root = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="apconform-mutation-"))
     root.mkdir(parents=True, exist_ok=True)
