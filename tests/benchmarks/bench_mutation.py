@@ -61,14 +61,27 @@ _COPIED = ("src", "vectors", "spec", "schemas", "examples", "pyproject.toml")
 _RESULT = re.compile(r"^\s+(\S+): (.+)$")
 
 
+_ROW = re.compile(r"^\| `([\w.ǁ]+)` \| (all|[0-9, ]+) \| (.+?) \|$")
+
+
 def equivalents() -> dict[str, str]:
-    """Mutant name -> reason, from the table in docs/kit/mutation.md (rows `| `name` | why |`)."""
+    """(function, mutant number or "all") -> reason, from the table in docs/kit/mutation.md.
+
+    A row is ``| `apconform.core.canonical.x__scalar` | all | reason |`` or lists the
+    numbers of the function's mutants (``12, 13``) that the reason covers.
+    """
     found = {}
     for line in EQUIVALENTS_PAGE.read_text(encoding="utf-8").splitlines():
-        match = re.match(r"^\| `([\w.]+__mutmut_\d+)` \| (.+?) \|$", line)
+        match = _ROW.match(line)
         if match:
-            found[match.group(1)] = match.group(2)
+            function, numbers, reason = match.groups()
+            for number in ["all"] if numbers == "all" else numbers.replace(" ", "").split(","):
+                found[f"{function}__mutmut_{number}"] = reason
     return found
+
+
+def _listed(name: str, known: dict[str, str]) -> bool:
+    return name in known or f"{name.rsplit('__mutmut_', 1)[0]}__mutmut_all" in known
 
 
 def _scratch(protocol: str, root: Path) -> Path:
@@ -123,8 +136,8 @@ def measure(protocol: str, root: Path, max_children: int) -> dict[str, object]:
     survivors = sorted(
         name for name, status in statuses.items() if status in ("survived", "no tests")
     )
-    equivalent = [name for name in survivors if name in known]
-    unexplained = [name for name in survivors if name not in known]
+    equivalent = [name for name in survivors if _listed(name, known)]
+    unexplained = [name for name in survivors if not _listed(name, known)]
     killed = counts["killed"] + counts["timeout"]
     considered = len(statuses) - len(equivalent)
     return {
