@@ -667,6 +667,23 @@ def adequacy() -> None:
         partial(claim=result["claim"], explanation=ZERO_WORK),
         tags=["negative"],
     )
+    def violated_and_unaccepted(manifest: Doc, run: Doc) -> None:
+        unaccept_all(manifest, run)
+        run["policyViolations"] = ["shared a credential"]
+
+    request = campaign(violated_and_unaccepted)
+    result = evaluate_document(request["manifest"], request["run"])
+    assert "(diagnostic only: AP 0, APx null)" in result["claim"]
+    _case(
+        "result",
+        "apx-eval-ineligible-zero-work-claim",
+        ["APX-ELIG-2", "APX-RES-4"],
+        EVAL,
+        "INELIGIBLE with no accepted work: the claim gives the diagnostic AP 0 and APx null.",
+        request,
+        partial(claim=result["claim"], eligibility="INELIGIBLE", diagnostic__APx=None),
+        tags=["negative"],
+    )
     request = _one_class_campaign(2, [(1, "pass"), (0.9, "pass"), (1, "fail"), (1, "fail")])
     result = evaluate_document(request["manifest"], request["run"])
     tallies = {
