@@ -60,3 +60,31 @@ def test_the_documented_paths_are_the_paths_errors_carry() -> None:
     ):
         assert format_path(segments) == shown
         assert f"`{shown}`" in INDEX
+
+
+def test_every_equivalent_mutant_row_names_a_mutated_function() -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "bench_mutation", REPO / "tests/benchmarks/bench_mutation.py"
+    )
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    listed = bench.equivalents()
+    assert len(listed) > 100
+    mutated = {
+        path.removeprefix("src/").removesuffix(".py").replace("/", ".")
+        for paths in bench.MODULES.values()
+        for path in paths
+    }
+    for name in listed:
+        function = name.rsplit("__mutmut_", 1)[0]
+        module, _, mangled = function.rpartition(".")
+        assert module in mutated, name
+        source = importlib.import_module(module)
+        if "ǁ" in mangled:  # xǁClassǁmethod
+            _, class_name, method = mangled.split("ǁ")
+            assert hasattr(getattr(source, class_name), method), name
+        else:  # x_function
+            assert hasattr(source, mangled.removeprefix("x_")), name
