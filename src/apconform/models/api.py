@@ -185,7 +185,7 @@ class KitCanonicalizeAnswer(ConfiguredBaseModel):
     The answer of the kit.canonicalize operation.
     """
     canonical: JsonStr = Field(default=..., description="""The RFC 8785 canonical text of the input's value.""")
-    sha256: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The SHA-256 of the canonical text's UTF-8 bytes.""")
+    sha256: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The digest of KIT-HASH-1: for a string value, the SHA-256 of the string's own UTF-8 bytes, without quotes (so not of the canonical text); for any other value, the SHA-256 of the canonical text's UTF-8 bytes.""")
 
 
 class KitParseAnswer(ConfiguredBaseModel):
