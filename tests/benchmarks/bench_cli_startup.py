@@ -7,7 +7,9 @@ one warm-up run that fills the file cache); the script prints the median and
 the fastest wall time and the median CPU time (user + system, from the
 kernel's accounting of the finished child), which is steadier than wall time
 when other work shares the cores. The floor is ``python -c pass`` (the same
-interpreter).
+interpreter). With ``--instructions`` each command also runs once under
+valgrind's callgrind, which counts the instructions it executed: a figure that
+does not depend on what else the machine is doing.
 
 Goal: at most 0.25 s for ``--help`` and for ``apx evaluate`` of the demo's
 request on a quiet machine (twice the APx reference CLI's 0.12 s on Node).
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import resource
 import shutil
 import statistics
@@ -42,11 +45,11 @@ def _load() -> str:
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
 
-def _time(argv: list[str], stdin: bytes | None) -> tuple[float, float]:
+def _time(argv: list[str]) -> tuple[float, float]:
     """Wall seconds and CPU seconds (user + system) of one run of ``argv``."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    done = subprocess.run(argv, input=stdin, capture_output=True, check=False)
+    done = subprocess.run(argv, capture_output=True, check=False)
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
@@ -55,9 +58,29 @@ def _time(argv: list[str], stdin: bytes | None) -> tuple[float, float]:
     return wall, cpu
 
 
+def _instructions(argv: list[str]) -> int | None:
+    """Instructions executed by one run of ``argv`` (callgrind's count), None without valgrind."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        return None
+    done = subprocess.run(
+        [valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null", *argv],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    return int(found.group(1)) if found else None
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=10, help="runs per command (default 10)")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="also count each command's instructions under valgrind (about 50 x slower)",
+    )
     args = parser.parse_args()
     cli = _apconform()
     folder = Path(tempfile.mkdtemp(prefix="apconform-bench-cli-"))
@@ -86,18 +109,28 @@ def main() -> int:
         ]
         print(f"whole-process times, {args.repeat} runs each after one warm-up; console: {cli[0]}")
         print(f"load average before: {_load()} (2 cores, shared with other jobs)")
-        print(f"{'command':58} {'median':>8} {'fastest':>8} {'CPU':>8}")
+        print(
+            f"{'command':58} {'median':>8} {'fastest':>8} {'CPU':>8}"
+            + (f" {'instructions':>15}" if args.instructions else "")
+        )
         results: dict[str, float] = {}
         for label, argv in commands:
-            _time(argv, None)
+            _time(argv)
             walls, cpus = [], []
             for _ in range(args.repeat):
-                wall, cpu = _time(argv, None)
+                wall, cpu = _time(argv)
                 walls.append(wall)
                 cpus.append(cpu)
             median = statistics.median(walls)
             results[label] = median
-            print(f"{label:58} {median:7.3f}s {min(walls):7.3f}s {statistics.median(cpus):7.3f}s")
+            counted = ""
+            if args.instructions:
+                count = _instructions(argv)
+                counted = f" {count:15,}" if count is not None else f" {'(no valgrind)':>15}"
+            print(
+                f"{label:58} {median:7.3f}s {min(walls):7.3f}s {statistics.median(cpus):7.3f}s"
+                + counted
+            )
         print(f"load average after: {_load()}")
         met = all(results[label] <= GOAL_SECONDS for label in GOAL_COMMANDS)
         print(
