@@ -295,7 +295,7 @@ def _c_encodes(value: Any, depth: int) -> bool:
     if value is None or kind is bool:
         return True
     if kind is int:
-        return -EXACT_INT <= value <= EXACT_INT
+        return bool(-EXACT_INT <= value <= EXACT_INT)
     if kind is float:
         text = repr(value)
         return math.isfinite(value) and "e" not in text and not text.endswith(".0")
