@@ -20,7 +20,7 @@ import pytest
 from apconform.apx.tutorial import tutorial_campaign
 from apconform.cli import build_parser, main
 
-HEAVY = ("fastapi", "uvicorn", "mcp", "linkml", "requests")
+HEAVY = ("fastapi", "uvicorn", "mcp", "linkml", "requests", "inspect_ai")
 """Third-party packages a command may import only when it needs them."""
 PROTOCOLS = (
     "apconform.ap1",
@@ -125,7 +125,15 @@ _AP1_CLI = ["apconform.ap1", "apconform.ap1.cli", "apconform.ap1.cli.instrument"
         ("check", _CONFORMANCE_CLI),
         ("vectors", _CONFORMANCE_CLI),
         ("report", _CONFORMANCE_CLI),
-        ("ap1", [*_AP1_CLI, "apconform.ap1.cli.scoring"]),
+        (
+            "ap1",
+            [
+                *_AP1_CLI,
+                "apconform.ap1.cli.scoring",
+                "apconform.ap1.cli.importing",
+                "apconform.ap1.cli.inspect",
+            ],
+        ),
         ("apx", ["apconform.apx", "apconform.apx.cli"]),
         ("serve", ["apconform.api", "apconform.api.cli"]),
         ("mcp", ["apconform.mcp", "apconform.mcp.cli"]),
@@ -174,7 +182,7 @@ def _paths(
 
 def test_every_subcommand_help_is_the_full_one(capsys: pytest.CaptureFixture[str]) -> None:
     paths = list(_paths(build_parser()))
-    assert len(paths) == 36
+    assert len(paths) == 38
     for path, sub in paths:
         with pytest.raises(SystemExit) as exited:
             main([*path, "--help"])
