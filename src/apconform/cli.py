@@ -16,7 +16,7 @@ import json
 import os
 import sys
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -25,15 +25,39 @@ from apconform.core.errors import ApconformError, DocumentRefused, UsageError
 
 __all__ = ["main", "print_json", "read_document"]
 
-# Modules that add subcommand groups; a module missing from this build is skipped.
-_GROUPS = (
-    "apconform.commands.kit",
-    "apconform.apx.cli",
-    "apconform.ap1.cli.instrument",
-    "apconform.conformance.cli",
-    "apconform.api.cli",
-    "apconform.mcp.cli",
-)
+# The modules whose ``register(subparsers)`` add top-level commands, each with the names and
+# one-line helps of the commands it adds, in order. The top-level parser lists every command from
+# this table and imports only the module of the command being run, so `apconform --help` or
+# `apconform canonicalize` does not pay for the HTTP API, the MCP server or the AP-1 instrument.
+# tests/test_cli.py checks this table against what each module's ``register`` adds.
+_COMMANDS: dict[str, tuple[tuple[str, str], ...]] = {
+    "apconform.commands.kit": (
+        ("demo", "run the kit's main job on built-in inputs (no network, no key)"),
+        ("validate", "validate a document against its schema, listing every violation"),
+        ("canonicalize", "print the RFC 8785 canonical form of a JSON document"),
+        ("hash", "print the SHA-256 of a JSON document's canonical form"),
+        ("key", "manage Ed25519 signing keys"),
+        ("sign", "print a JSON object with an Ed25519 signature attached"),
+        ("verify", "verify a JSON object's attached signature"),
+    ),
+    "apconform.apx.cli": (
+        ("apx", "APx 0.1: validate, freeze, evaluate and promote agent campaigns"),
+    ),
+    "apconform.ap1.cli.instrument": (("ap1", "the AP-1 instrument: seal, run, verify and score"),),
+    "apconform.conformance.cli": (
+        ("check", "check an implementation against the vectors, clause by clause"),
+        ("vectors", "verify, lint and audit a vector suite"),
+        ("report", "verify or re-render a conformance report"),
+    ),
+    "apconform.api.cli": (
+        ("serve", "run the HTTP API (stateless; see docs/api/deployment.md)"),
+        ("openapi", "print or write the API's OpenAPI document"),
+    ),
+    "apconform.mcp.cli": (
+        ("mcp", "serve apx_validate, apx_evaluate and apx_promote over MCP (stdio)"),
+    ),
+}
+_MODULES = {name: module for module, commands in _COMMANDS.items() for name, _ in commands}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -73,29 +97,57 @@ def _report_error(error: ApconformError) -> int:
     return error.exit_status
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(load: Collection[str] | None = None) -> argparse.ArgumentParser:
+    """The `apconform` parser with the full parsers of the commands named in ``load`` (all if None).
+
+    Every other command is listed with its one-line help only, without importing the module
+    that implements it.
+    """
     parser = _Parser(
         prog="apconform",
         description="Schema-first conformance kit for AP-1 and APx.",
     )
     parser.add_argument("--version", action="version", version=f"apconform {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for module_name in _GROUPS:
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name is not None and module_name.startswith(exc.name):
-                continue
-            raise
-        register: Callable[[Any], None] = module.register
-        register(subparsers)
+    wanted = {_MODULES[name] for name in load if name in _MODULES} if load is not None else None
+    for module_name, commands in _COMMANDS.items():
+        if wanted is None or module_name in wanted:
+            _register(module_name, subparsers)
+        else:
+            for name, help_text in commands:
+                subparsers.add_parser(name, help=help_text, add_help=False)
     return parser
+
+
+def _register(module_name: str, subparsers: Any) -> None:
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and module_name.startswith(exc.name):
+            raise UsageError(
+                f"this installation of apconform has no {module_name}",
+                hint="Reinstall apconform (pip install --force-reinstall apconform).",
+            ) from None
+        raise
+    register: Callable[[Any], None] = module.register
+    register(subparsers)
+
+
+def _command_of(args: Sequence[str]) -> str | None:
+    """The command named on the command line: the first argument that is not an option."""
+    for arg in args:
+        if arg == "--":
+            return None
+        if not arg.startswith("-"):
+            return arg
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     try:
-        parser = build_parser()
+        command = _command_of(args_list)
+        parser = build_parser(load=() if command is None else (command,))
         args = parser.parse_args(args_list)
         handler = getattr(args, "handler", None)
         if handler is None:

@@ -11,8 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from apconform.ap1.masking import Masker, mask_text
+from apconform.ap1.masking import Masker, _mask_patterns, mask_text
 from apconform.ap1.mock import MockEndpoint
 from apconform.ap1.run.endpoint import Endpoint
 from apconform.ap1.run.engine import RunOptions, run_sealed
@@ -286,3 +288,46 @@ def test_masking_patterns() -> None:
     )
     assert mask_text("Authorization: bearer abcdefghij.klm") == "Authorization: bearer [REDACTED]"
     assert mask_text("short sk-abc and plain text 12345") == "short sk-abc and plain text 12345"
+
+
+# Fragments that build texts near every credential pattern: each pattern's literal start in
+# several cases, the characters its tail takes, separators, and non-ASCII look-alikes.
+_MASK_FRAGMENTS = st.sampled_from(
+    [
+        "sk-",
+        "SK-",
+        "gh",
+        "p",
+        "o",
+        "_",
+        "github_pat_",
+        "rpa_",
+        "AIza",
+        "xox",
+        "b-",
+        "bearer",
+        "BeArEr",
+        "beaRER",
+        " ",
+        "\t",
+        "\n",
+        "abcdefghij",
+        "0123456789",
+        "-",
+        ".",
+        "é",
+        "\u017f",
+        "\u212a",
+        '"',
+        "token",
+        "Authorization: ",
+    ]
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(_MASK_FRAGMENTS, max_size=12).map("".join))
+def test_the_masking_prefilter_never_skips_a_match(text: str) -> None:
+    # mask_text searches with the full patterns only when a cheap test says one may match; the
+    # result must be the full search's, always.
+    assert mask_text(text) == _mask_patterns(text)

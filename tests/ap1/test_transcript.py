@@ -73,6 +73,25 @@ def test_records_are_canonical_chained_and_self_hashed(tmp_path: Path) -> None:
     assert report.ok and sorted(report.cells) == ["base/Q01/1", "base/Q02/1", "base/Q03/1"]
 
 
+def test_every_kind_of_record_is_written_canonical(tmp_path: Path) -> None:
+    # The writer encodes a record once and appends its sha256 as the last member: "sha256" must
+    # sort after every member of every kind.
+    path = tmp_path / "t.jsonl"
+    with TranscriptWriter(path, SEAL) as writer:
+        records = [
+            writer.append("run-started", _started()),
+            writer.append("run-resumed", {"cellsRecorded": "0", "tornTailSha256": None}),
+            writer.append("execution", _execution("base/Q01/1", "Q01")),
+            writer.append("run-stopped", {"reason": "interrupted", "cellsRemaining": "0"}),
+            writer.append("run-finished", {"cellsRecorded": "1", "statusCounts": []}),
+        ]
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert lines == [canonical_text(record) for record in records]
+    assert all(record["sha256"] == record_hash(record) for record in records)
+    for line, record in zip(lines, records, strict=True):
+        assert line.endswith(f',"sha256":"{record["sha256"]}"}}')
+
+
 def test_editing_any_single_byte_is_located(tmp_path: Path) -> None:
     path = tmp_path / "t.jsonl"
     _write(path, 3)

@@ -17,6 +17,7 @@ from apconform.ap1.inputs.plan import load_run_inputs
 from apconform.ap1.mock import MockEndpoint
 from apconform.ap1.run.engine import RunOptions, run_sealed
 from apconform.ap1.seal.build import write_sealed_run
+from apconform.api import typed
 from apconform.api.routes.ap1 import small_ap1_inputs
 from apconform.api.routes.ap1_scoring import PreparedInputsCache, transcript_text
 from apconform.cli import main
@@ -147,6 +148,38 @@ def test_a_member_the_scorer_reads_is_refused_with_its_type(api: FastAPI) -> Non
         "$.record",
     )
     assert problem["detail"] == "$.toolCalls[0].argumentsRaw has the wrong type"
+
+
+def test_a_body_is_validated_once_and_answered_alike_every_time(
+    api: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The second post of the same bytes skips the body model (its digest passed it before):
+    # the answer is the same; a refused body is refused every time, and new bytes are checked.
+    checked: list[str] = []
+    real = typed.validate_document
+
+    def counting(model: Any, value: Any, **kwargs: Any) -> Any:
+        checked.append(model.__name__)
+        return real(model, value, **kwargs)
+
+    monkeypatch.setattr(typed, "validate_document", counting)
+    monkeypatch.setattr(typed, "_VALIDATED", typed._ValidatedBodies(16))  # none seen yet
+    body = json.dumps(_computed()).encode("utf-8")
+    headers = [("content-type", "application/json")]
+    first = call(api, "POST", SCORE, body=body, headers=headers)
+    second = call(api, "POST", SCORE, body=body, headers=headers)
+    assert (first.status, second.status) == (200, 200)
+    assert first.json == second.json
+    assert checked == ["Ap1ScoreExecutionRequest"]
+    refused = _computed()
+    refused["record"]["rounds"][0]["request"]["bodySha256"] = "not a digest"
+    bad = json.dumps(refused).encode("utf-8")
+    for _ in range(2):
+        assert call(api, "POST", SCORE, body=bad, headers=headers).status == 422
+    assert checked == ["Ap1ScoreExecutionRequest"] * 3
+    spaced = body.replace(b'": ', b'":  ', 1)  # the same value, other bytes: checked again
+    assert call(api, "POST", SCORE, body=spaced, headers=headers).json == first.json
+    assert len(checked) == 4
 
 
 def test_malformed_inputs_are_refused_with_paths_from_the_body_root(api: FastAPI) -> None:

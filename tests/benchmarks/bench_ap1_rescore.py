@@ -22,9 +22,11 @@ up to their end plus the largest worker's peak once per worker (an upper
 bound; shared pages count in each process); the resident memory of its
 process tree is also sampled every 20 ms.
 
-Targets: at least 5,000 executions per second and under 300 MB peak for
-100,000 executions; a 1,000-execution run re-scored (every file) in under a
-second.
+Targets: at least 10,000 executions per second with the default jobs on the
+two cores and under 300 MB peak for 100,000 executions (issue 17; the first
+target was 5,000); a 1,000-execution run re-scored (every file) in under a
+second. The CPU time of the re-scoring process and its workers is printed
+beside the wall time: on a shared machine it is the steadier figure.
 
     .venv/bin/python tests/benchmarks/bench_ap1_rescore.py [--executions 100000]
 """
@@ -54,7 +56,7 @@ from apconform.ap1.seal.build import build_seal, write_sealed_run
 from apconform.core.canonical import canonical_text
 from apconform.core.files import load_path
 
-RATE_TARGET = 5_000
+RATE_TARGET = 10_000
 MEMORY_TARGET_MB = 300
 SMALL_TARGET_SECONDS = 1.0
 _PLACEHOLDERS = ("@SEQ@", "@PREV@", "@SEAL@", "@CELL@", "@REPEAT@")
@@ -231,9 +233,11 @@ jobs = None if sys.argv[3] == "auto" else int(sys.argv[3])
 started = time.perf_counter()
 scored = score_run(Path(sys.argv[1]), Path(sys.argv[2]), jobs=jobs)
 seconds = time.perf_counter() - started
+usage = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
 document = scored.report.document
 print(json.dumps({
     "seconds": seconds,
+    "cpuSeconds": sum(u.ru_utime + u.ru_stime for u in usage),
     "jobs": scored.jobs,
     "selfMb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     "childMb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
@@ -295,7 +299,9 @@ def _report(label: str, result: dict[str, Any]) -> float:
     print(
         f"{label}: re-scored {result['executions']:,} executions in {result['seconds']:.2f} s "
         f"with {result['jobs']} process(es): {rate:,.0f} executions/s "
-        f"({rate / RATE_TARGET:.2f} x the {RATE_TARGET:,} target)"
+        f"({rate / RATE_TARGET:.2f} x the {RATE_TARGET:,} target); "
+        f"CPU {result['cpuSeconds']:.1f} s "
+        f"({1000 * result['cpuSeconds'] / result['executions']:.3f} ms per execution)"
     )
     workers = result["jobs"] if result["jobs"] > 1 else 0
     print(

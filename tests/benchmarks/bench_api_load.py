@@ -1,7 +1,7 @@
 """Load check of the HTTP API: `apconform serve` in one process, a load generator in this one.
 
     .venv/bin/python tests/benchmarks/bench_api_load.py [--workers 2] [--concurrency 32]
-        [--requests 20000] [--only NAME ...] [--access-log]
+        [--requests 20000] [--only NAME ...] [--access-log] [--defaults]
 
 The server runs as a separate process on 127.0.0.1 (a free port). The load
 generator is a small asyncio HTTP/1.1 client over raw sockets with kept-alive
@@ -10,7 +10,10 @@ microseconds of CPU per request and is not the bottleneck; the script prints
 its own CPU use next to the figures to show that. Each scenario is warmed up,
 then run for a fixed number of requests, and prints requests per second,
 p50/p95/p99/max latency and errors (any unexpected status or connection
-failure). Every request loop is bounded in count and time and stops by itself.
+failure), the server's CPU time per request (every process of the server, from
+/proc: steadier than latency when other work shares the cores) and the load
+average. ``--defaults`` starts the server with no options but the port.
+Every request loop is bounded in count and time and stops by itself.
 
 A scenario is a name, a request (method, path, JSON body) and the status it
 must answer; the APx evaluate and AP-1 single-execution score scenarios are
@@ -196,14 +199,31 @@ def _requests(scenario: Scenario) -> list[tuple[str, str, Any]]:
     return made if isinstance(made, list) else [made]
 
 
-def run_scenario(port: int, scenario: Scenario, total: int, concurrency: int) -> dict[str, Any]:
+def _tree_cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process and its descendants so far (Linux /proc)."""
+    total = 0.0
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
+            total += _tree_cpu_seconds(int(child))
+    except (OSError, IndexError, ValueError):
+        pass
+    return total
+
+
+def run_scenario(
+    port: int, scenario: Scenario, total: int, concurrency: int, server_pid: int | None = None
+) -> dict[str, Any]:
     requests = [_encode(*one) for one in _requests(scenario)]
     asyncio.run(_drive(port, requests, scenario.expected_status, min(500, total), concurrency))
     cpu_before = os.times()
+    server_before = _tree_cpu_seconds(server_pid) if server_pid else 0.0
     started = time.perf_counter()
     load = asyncio.run(_drive(port, requests, scenario.expected_status, total, concurrency))
     elapsed = time.perf_counter() - started
     cpu_after = os.times()
+    server_cpu = _tree_cpu_seconds(server_pid) - server_before if server_pid else 0.0
     ordered = sorted(load.latencies)
     client_cpu = (cpu_after.user - cpu_before.user) + (cpu_after.system - cpu_before.system)
     return {
@@ -221,6 +241,8 @@ def run_scenario(port: int, scenario: Scenario, total: int, concurrency: int) ->
         "distinctBodies": len(requests),
         "bodyBytes": round(sum(len(r) for r in requests) / len(requests)),
         "clientCpuPercentOfOneCore": round(100 * client_cpu / elapsed, 1),
+        "serverCpuMsPerRequest": round(1000 * server_cpu / load.issued, 2),
+        "loadAverage": " ".join(Path("/proc/loadavg").read_text().split()[:3]),
     }
 
 
@@ -319,6 +341,11 @@ def main() -> int:
     parser.add_argument("--requests", type=int, default=20000)
     parser.add_argument("--only", action="append", help="run only this scenario (repeatable)")
     parser.add_argument("--access-log", action="store_true", help="keep the access log on")
+    parser.add_argument(
+        "--defaults",
+        action="store_true",
+        help="start `apconform serve` with its own defaults (workers, threads, access log)",
+    )
     parser.add_argument("--overhead", action="store_true", help="measure in-process overhead")
     args = parser.parse_args()
     if args.overhead:
@@ -330,10 +357,11 @@ def main() -> int:
 
     registered = set(operation_names())
     port = _free_port()
-    command = [*SERVE, "--port", str(port), "--workers", str(args.workers)]
-    command += ["--threads", str(args.threads)]
-    if not args.access_log:
-        command.append("--no-access-log")
+    command = [*SERVE, "--port", str(port)]
+    if not args.defaults:
+        command += ["--workers", str(args.workers), "--threads", str(args.threads)]
+        if not args.access_log:
+            command.append("--no-access-log")
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     failed = False
     try:
@@ -346,7 +374,7 @@ def main() -> int:
                 print(json.dumps({"scenario": scenario.name, "skipped": "operation not built yet"}))
                 continue
             total = scenario.requests or args.requests
-            result = run_scenario(port, scenario, total, args.concurrency)
+            result = run_scenario(port, scenario, total, args.concurrency, server.pid)
             failed = failed or result["errors"] > 0
             print(json.dumps(result))
     finally:

@@ -22,6 +22,7 @@ from apconform.core import (
     sha256_hex,
     sha256_text,
 )
+from apconform.core.canonical import _c_encodes, _python_text
 
 
 def double(ieee_hex: str) -> float:
@@ -328,3 +329,44 @@ def test_canonical_text_round_trips_and_is_idempotent(value: Any) -> None:
     assert reparsed == value
     assert canonical_text(reparsed) == text
     assert canonical_bytes(value) == text.encode("utf-8")
+
+
+# Values that reach both encoders: floats of every layout, integers either side of 2**53,
+# strings and keys with control, non-ASCII, astral and (refused) surrogate characters.
+_any_scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**60), max_value=2**60)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.sampled_from([0.0, -0.0, 1e21, 1e-7, 123.0, 1e16, 0.000001, 5e-324])
+    | st.text(st.characters())
+)
+_any_values = st.recursive(
+    _any_scalars,
+    lambda children: (
+        st.lists(children, max_size=5)
+        | st.dictionaries(st.text(st.characters(), max_size=4), children, max_size=5)
+    ),
+    max_leaves=30,
+)
+
+
+def _outcome(encode: Any, value: Any) -> tuple[str, str]:
+    try:
+        return "text", encode(value)
+    except ApconformError as error:
+        return error.code, error.path or ""
+
+
+@settings(max_examples=1000, deadline=None)
+@given(_any_values)
+def test_the_c_fast_path_writes_what_the_python_encoder_writes(value: Any) -> None:
+    # canonical_text hands the values it can to the standard library's C encoder; the text (or
+    # the refusal, with its path) must be the one the node-by-node encoder gives.
+    assert _outcome(canonical_text, value) == _outcome(_python_text, value)
+
+
+def test_the_fast_path_is_taken_for_plain_records_and_declined_for_the_rest() -> None:
+    assert _c_encodes({"a": [1, "x", None, True, 0.5, {"b": "é"}]}, 0)
+    for declined in ({"é": 1}, [1.0], [1e21], [2**53 + 1], ["\ud800"], [Decimal(1)], {1: 2}):
+        assert not _c_encodes(declined, 0), declined

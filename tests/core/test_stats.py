@@ -10,7 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from apconform.ap1.scoring.rates import rate
 from apconform.core.stats import (
+    _context,
+    _fraction_cdf_and_slope,
+    _summed_cdf_and_slope,
     clopper_pearson,
     cohen_kappa,
     format_percent,
@@ -119,3 +123,40 @@ def test_cohen_kappa() -> None:
     same = cohen_kappa([("x", "x")] * 3)
     assert same.kappa is None
     assert same.caveat is not None and "undefined" in same.caveat and "below 30" in same.caveat
+
+
+# Reported values (ten significant digits) of large counts, as the summed binomial tail gave
+# them before the continued fraction took over long tails.
+@pytest.mark.parametrize(
+    ("k", "n", "lower", "upper", "one_sided"),
+    [
+        (30_000, 100_000, "0.2971605754", "0.3028510287", "0.3023928849"),
+        (500_000, 1_000_000, "0.4990195192", "0.5009804808", "0.5008229261"),
+        (3, 1_000_000, "0.0000006186725502", "0.000008767247788", "0.000007753638099"),
+        (1, 100_000, "0.0000002531780478", "0.00005571516035", "0.00004743775717"),
+        (99_999, 100_000, "0.9999442848", "0.9999997468", "0.9999994871"),
+        (1_000, 2_000, "0.4778505542", "0.5221494458", "0.5186312392"),
+        (50, 2_000, "0.01861110568", "0.03282777115", "0.03153802774"),
+    ],
+)
+def test_large_counts_give_the_reported_digits(
+    k: int, n: int, lower: str, upper: str, one_sided: str
+) -> None:
+    shown = rate(k, n, failures=True)
+    assert shown is not None
+    assert (shown["clopperPearsonLower"], shown["clopperPearsonUpper"]) == (lower, upper)
+    assert shown["upperBound95"] == one_sided
+
+
+@pytest.mark.parametrize(
+    ("k", "n"), [(0, 1000), (5, 1000), (300, 1000), (700, 1000), (999, 1000), (2000, 5000)]
+)
+def test_the_continued_fraction_and_the_summed_tail_agree(k: int, n: int) -> None:
+    c = _context()
+    for p in (Decimal("0.0001"), Decimal(k + 1) / (n + 2), Decimal("0.5"), Decimal("0.9999")):
+        summed = _summed_cdf_and_slope(k, n, p, c)
+        fraction = _fraction_cdf_and_slope(k, n, p, c)
+        # relative 1e-30, or 1e-38 absolute: 1 minus the longer tail, summed in 40 digits, cannot
+        # resolve a probability far below 1e-40 that the fraction still gives
+        for a, b in zip(summed, fraction, strict=True):
+            assert abs(a - b) <= Decimal("1e-30") * max(abs(a), abs(b)) + Decimal("1e-38"), (p, a)

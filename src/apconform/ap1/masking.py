@@ -31,6 +31,29 @@ _PATTERNS = re.compile(
 )
 
 
+_GITHUB = re.compile(r"gh[pousr]_")
+
+
+def _may_hold_credential(text: str) -> bool:
+    """False only when no pattern above can match: cheaper than searching with them all.
+
+    Every pattern starts with a literal (``sk-``, ``gh?_``, ``github_pat_``, ``rpa_``, ``AIza``,
+    ``xox``, or ``bearer`` in any case); for ASCII text those are plain substring tests, and any
+    other text is searched in full.
+    """
+    if not text.isascii():
+        return True
+    return (
+        "sk-" in text
+        or "github_pat_" in text
+        or "rpa_" in text
+        or "AIza" in text
+        or "xox" in text
+        or _GITHUB.search(text) is not None
+        or "bearer" in text.lower()
+    )
+
+
 def looks_like_credential(text: str) -> bool:
     """Whether the text contains anything shaped like a credential."""
     return _PATTERNS.search(text) is not None
@@ -41,6 +64,10 @@ def mask_text(text: str, secrets: Iterable[str] = ()) -> str:
     for secret in sorted({s for s in secrets if s}, key=len, reverse=True):
         text = text.replace(secret, MASK)
 
+    return _mask_patterns(text) if _may_hold_credential(text) else text
+
+
+def _mask_patterns(text: str) -> str:
     def replace(match: re.Match[str]) -> str:
         found = match.group(0)
         if found[:6].lower() == "bearer":

@@ -10,7 +10,7 @@ from typing import Any
 
 from apconform.core.errors import UsageError
 
-__all__ = ["register"]
+__all__ = ["default_workers", "register"]
 
 
 def _positive_int(text: str) -> int:
@@ -48,6 +48,15 @@ def _port(text: str) -> int:
     if value > 65535:
         raise argparse.ArgumentTypeError(f"{value} is not a TCP port (1-65535)")
     return value
+
+
+def default_workers() -> int:
+    """One worker per core the process may use (the work is CPU-bound Python), at most four."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, 4))
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
@@ -101,7 +110,10 @@ def register(subparsers: Any) -> None:
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     serve.add_argument("--port", type=_port, default=8080, help="TCP port (default 8080)")
     serve.add_argument(
-        "--workers", type=_positive_int, default=1, help="worker processes (default 1)"
+        "--workers",
+        type=_positive_int,
+        default=default_workers(),
+        help=f"worker processes (default: one per CPU core, at most 4; here {default_workers()})",
     )
     serve.add_argument(
         "--threads",

@@ -20,6 +20,9 @@ operation must still pass through it (``tests/api/test_api_routes.py``).
 
 from __future__ import annotations
 
+import hashlib
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -33,7 +36,8 @@ from apconform.api.routing import (
     JsonResponse,
     model_ref,
     offload,
-    read_json,
+    parse_body,
+    read_body,
     route_doc,
 )
 from apconform.core.validation import validate_document
@@ -60,20 +64,65 @@ class TypedRoute:
     answer_description: str = "The answer."
     examples: tuple[tuple[str, Callable[[], Any]], ...] = ()
 
-    def answer_for(self, value: Any) -> Any:
-        """The answer to one body, or the refusal (see the module docstring for the order)."""
+    def answer_for(self, value: Any, *, validated: bool = False) -> Any:
+        """The answer to one body, or the refusal (see the module docstring for the order).
+
+        ``validated``: this very body is known to pass the body model, so it is not checked
+        against it again.
+        """
         if self.check_first:
-            validate_document(self.body, value, what=self.what)
+            if not validated:
+                validate_document(self.body, value, what=self.what)
             return self.run(value)
         answer = self.run(value)
-        validate_document(self.body, value, what=self.what)
+        if not validated:
+            validate_document(self.body, value, what=self.what)
         return answer
+
+    def answer_for_bytes(self, body: bytes) -> Any:
+        """The answer to one request body's bytes: parsed, answered, validated once per digest.
+
+        Validating a large body against its model costs as much as scoring it; the SHA-256 of
+        bytes that passed is remembered (a bounded set per route), and the same bytes again
+        parse to the same value, which passes again, so they are not validated twice.
+        """
+        value = parse_body(body)
+        digest = hashlib.sha256(body).digest()
+        answer = self.answer_for(value, validated=_VALIDATED.holds(self.path, digest))
+        _VALIDATED.add(self.path, digest)
+        return answer
+
+
+class _ValidatedBodies:
+    """Digests of request bodies that passed their route's body model; a bounded LRU."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._seen: OrderedDict[tuple[str, bytes], None] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def holds(self, path: str, digest: bytes) -> bool:
+        with self._lock:
+            if (path, digest) in self._seen:
+                self._seen.move_to_end((path, digest))
+                return True
+            return False
+
+    def add(self, path: str, digest: bytes) -> None:
+        with self._lock:
+            self._seen[path, digest] = None
+            while len(self._seen) > self.size:
+                self._seen.popitem(last=False)
+
+
+_VALIDATED = _ValidatedBodies(4096)
+"""Per worker process: 4,096 digests with their paths are well under a megabyte."""
 
 
 def _endpoint(route: TypedRoute) -> Any:
     async def endpoint(request: Request) -> JsonResponse:
-        value = await read_json(request)
-        return JsonResponse(await offload(request, route.answer_for, value))
+        body = await read_body(request)
+        return JsonResponse(await offload(request, route.answer_for_bytes, body))
 
     endpoint.__name__ = route.operation_id
     return endpoint

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import cache
 
 __all__ = [
     "DEFAULT_ITERATIONS",
@@ -55,6 +56,7 @@ def draws(seed: int, count: int) -> list[float]:
     return out
 
 
+@cache
 def _jump_table(size: int) -> tuple[int, int, int]:
     """Packed A_k and C_k for k = 1..size (lane 0 holds k = 1), and the low-word lane mask."""
     packed_a = packed_c = mask = 0
@@ -68,14 +70,11 @@ def _jump_table(size: int) -> tuple[int, int, int]:
     return packed_a, packed_c, mask
 
 
-_TABLE = _jump_table(_BLOCK)
-
-
 def indices(seed: int, count: int, n: int) -> bytes:
     """The first ``count`` pair indices ``floor(u * n)`` for 1 <= n <= 255, one byte each."""
     if not 1 <= n <= 255:
         raise ValueError("the packed generator serves 1 to 255 pairs")
-    packed_a, packed_c, mask = _TABLE
+    packed_a, packed_c, mask = _jump_table(_BLOCK)  # built on first use: evaluate never needs it
     width = _LANE // 8 * _BLOCK
     last = _LANE * (_BLOCK - 1)
     chunks: list[bytes] = []

@@ -12,9 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING, Any
 
 from apconform.apx import errors
 from apconform.apx.bootstrap import DEFAULT_ITERATIONS, DEFAULT_SEED
@@ -26,14 +24,18 @@ from apconform.apx.promotion import ScoredPair, build_promotion
 from apconform.apx.result import build_result
 from apconform.apx.run import check_run
 from apconform.apx.scoring import score
-from apconform.models.apx import (
-    BootstrapOptions,
-    CampaignComparison,
-    Manifest,
-    Promotion,
-    Result,
-    Run,
-)
+
+if TYPE_CHECKING:
+    # The typed models cost more to import than a whole evaluation of a small campaign; the
+    # functions that return them import them when called.
+    from apconform.models.apx import (
+        BootstrapOptions,
+        CampaignComparison,
+        Manifest,
+        Promotion,
+        Result,
+        Run,
+    )
 
 __all__ = [
     "ManifestCheck",
@@ -51,6 +53,10 @@ Path = tuple[str | int, ...]
 
 def _plain(value: Any) -> Any:
     """A generated model as its JSON value (unknown members included); anything else as is."""
+    if type(value) is dict:
+        return value  # the usual case, decided without importing pydantic
+    from pydantic import BaseModel
+
     if isinstance(value, BaseModel):
         return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
     return value
@@ -75,6 +81,8 @@ class ManifestCheck:
     @cached_property
     def model(self) -> Manifest:
         """The manifest as a typed model (built on first use)."""
+        from apconform.models.apx import Manifest
+
         return Manifest.model_validate(self.manifest)
 
     def to_dict(self) -> dict[str, Any]:
@@ -93,6 +101,8 @@ class RunCheck(ManifestCheck):
     @cached_property
     def run_model(self) -> Run:
         """The run as a typed model (built on first use)."""
+        from apconform.models.apx import Run
+
         return Run.model_validate(self.run)
 
 
@@ -168,6 +178,8 @@ def evaluate_document(
 
 def evaluate(manifest: Manifest | Mapping[str, Any], run: Run | Mapping[str, Any]) -> Result:
     """Score a run against a frozen manifest; the result as a typed model."""
+    from apconform.models.apx import Result
+
     return Result.model_validate(evaluate_document(manifest, run))
 
 
@@ -277,4 +289,6 @@ def compare(
     options: BootstrapOptions | Mapping[str, Any] | None = MISSING,
 ) -> Promotion:
     """Compare paired campaigns; the promotion as a typed model."""
+    from apconform.models.apx import Promotion
+
     return Promotion.model_validate(compare_document(manifest, comparison, options))

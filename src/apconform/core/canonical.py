@@ -10,6 +10,7 @@ path of the offending value instead of being coerced.
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 from json.encoder import encode_basestring
 from typing import Any
@@ -247,8 +248,69 @@ def _encode_object(obj: dict[Any, Any], out: list[str], depth: int) -> None:
     out.append("}")
 
 
+_C_ENCODE = json.JSONEncoder(
+    ensure_ascii=False, allow_nan=False, sort_keys=True, separators=(",", ":"), check_circular=False
+).encode
+"""The standard library's C encoder; on the values ``_c_encodes`` admits, its output is JCS."""
+
+
+def _c_encodes(value: Any, depth: int) -> bool:
+    """Whether the C encoder writes ``value`` exactly as JCS does, checked node by node.
+
+    It does for exact dicts with ASCII string keys (code-point order is UTF-16 order there),
+    exact lists, strings without surrogates, booleans, None, integers a double holds exactly,
+    and finite floats whose ``repr`` is already the ECMAScript form (no exponent, no ``.0``).
+    Anything else (subclasses, other numbers, non-ASCII keys, too deep) answers False and
+    goes through the encoder above, which writes it or refuses it with its path.
+    """
+    kind = type(value)
+    if kind is str:
+        return value.isascii() or SURROGATE.search(value) is None
+    if kind is dict:
+        if depth >= MAX_DEPTH:
+            return False
+        depth += 1
+        for key, item in value.items():
+            if type(key) is not str or not key.isascii():
+                return False
+            kind = type(item)
+            if kind is str:
+                if not item.isascii() and SURROGATE.search(item) is not None:
+                    return False
+            elif not (item is None or kind is bool) and not _c_encodes(item, depth):
+                return False
+        return True
+    if kind is list:
+        if depth >= MAX_DEPTH:
+            return False
+        depth += 1
+        for item in value:
+            kind = type(item)
+            if kind is str:
+                if not item.isascii() and SURROGATE.search(item) is not None:
+                    return False
+            elif not (item is None or kind is bool) and not _c_encodes(item, depth):
+                return False
+        return True
+    if value is None or kind is bool:
+        return True
+    if kind is int:
+        return bool(-EXACT_INT <= value <= EXACT_INT)
+    if kind is float:
+        text = repr(value)
+        return math.isfinite(value) and "e" not in text and not text.endswith(".0")
+    return False
+
+
 def canonical_text(value: Any) -> str:
     """The RFC 8785 canonical JSON text of ``value``."""
+    if _c_encodes(value, 0):
+        return _C_ENCODE(value)
+    return _python_text(value)
+
+
+def _python_text(value: Any) -> str:
+    """The canonical text written node by node in Python: every value JCS allows, and refusals."""
     out: list[str] = []
     try:
         _encode(value, out, 0)

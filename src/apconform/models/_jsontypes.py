@@ -108,7 +108,12 @@ JsonTimestamp = Annotated[
 
 
 class ConfiguredBaseModel(BaseModel):
-    """Closed objects, JSON types only, enum values kept as plain strings."""
+    """Closed objects, JSON types only, enum values kept as plain strings.
+
+    Validators and serializers are built when a model is first used, not when its module is
+    imported (``defer_build``): a command pays only for the models it touches, and forward
+    references resolve then, with every class of the module defined.
+    """
 
     model_config = ConfigDict(
         serialize_by_alias=True,
@@ -119,6 +124,7 @@ class ConfiguredBaseModel(BaseModel):
         use_enum_values=True,
         strict=False,
         regex_engine="rust-regex",
+        defer_build=True,
     )
 
 

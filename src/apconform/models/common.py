@@ -67,6 +67,3 @@ class Ed25519Signature(ConfiguredBaseModel):
     keyId: Annotated[JsonStr, Field(pattern='^ed25519:[0-9a-f]{16}$')] = Field(default=..., description="""The id of the signing key, derived from its public key.""")
     publicKey: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The signer's public key, so the signature can be checked offline.""")
     signature: Annotated[JsonStr, Field(pattern='^[0-9a-f]{128}$')] = Field(default=..., description="""The 64 signature bytes as lowercase hexadecimal.""")
-
-
-Ed25519Signature.model_rebuild()

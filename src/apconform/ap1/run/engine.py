@@ -15,6 +15,7 @@ import sys
 import threading
 import uuid
 from collections import Counter
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -236,14 +237,20 @@ def _execute(
         writer.append("execution", record)
         progress.update(record["status"])
 
-    executor = ThreadPoolExecutor(max_workers=max(1, options.concurrency), thread_name_prefix="ap1")
+    workers = max(1, options.concurrency)
+    executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ap1")
     pending: set[Future[None]] = set()
+    queue = iter(remaining)
     try:
-        pending = {executor.submit(work, cell) for cell in remaining}
+        # A window of twice the concurrency keeps every worker busy; submitting every cell at
+        # once instead made each wait() walk all the unfinished cells, a cost that grew with
+        # the run. Cells still start in plan order.
+        _submit(executor, work, queue, pending, 2 * workers)
         while pending:
             done, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
             for future in done:
                 _collect(future, result)
+            _submit(executor, work, queue, pending, 2 * workers)
     except KeyboardInterrupt:
         result.interrupted = True
         stop.set()
@@ -258,6 +265,21 @@ def _execute(
         executor.shutdown(wait=True, cancel_futures=True)
         progress.close()
     result.statuses.update(progress.statuses)
+
+
+def _submit(
+    executor: ThreadPoolExecutor,
+    work: Callable[[Cell], None],
+    queue: Iterator[Cell],
+    pending: set[Future[None]],
+    window: int,
+) -> None:
+    """Submit cells from ``queue`` until ``window`` are pending or none is left."""
+    while len(pending) < window:
+        cell = next(queue, None)
+        if cell is None:
+            return
+        pending.add(executor.submit(work, cell))
 
 
 def _collect(future: Future[None], result: RunResult) -> None:

@@ -12,7 +12,6 @@ same bytes.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -35,6 +34,7 @@ from apconform.ap1.scoring.rescoring import Rescorer, ScoreReport, execution_lin
 from apconform.core.canonical import sha256_text
 from apconform.core.errors import ApconformError, DocumentRefused, define_code
 from apconform.core.files import load_path
+from apconform.core.indented import indented_chunks
 from apconform.core.validation import validate_document
 from apconform.models.ap1 import Ap1Adjudication, Ap1Seal
 
@@ -163,9 +163,7 @@ def score_transcript(
     _write(output_dir / "report.html", render_html(document))
     rows = report.sheet_rows
     key = sheet_key(rows, report.seal_hash)
-    _write(
-        output_dir / "adjudication/key.json", json.dumps(key, indent=2, ensure_ascii=False) + "\n"
-    )
+    _write(output_dir / "adjudication/key.json", [*indented_chunks(key), "\n"])
     for scorer in (1, 2):
         _write(output_dir / f"adjudication/scorer-{scorer}.csv", sheet_csv_chunks(rows, scorer))
         _write(

@@ -23,6 +23,7 @@ from apconform.ap1.scoring.execution import score_view
 from apconform.ap1.scoring.record import RecordUnreadable, read_execution
 from apconform.ap1.scoring.report.document import RunFacts, build_report
 from apconform.ap1.transcript.chain import GENESIS, record_hash
+from apconform.core.indented import indented_chunks
 
 __all__ = ["Rescorer", "ScoreReport", "Stretch", "execution_line", "rescore_records"]
 
@@ -63,7 +64,7 @@ class ScoreReport:
 
     def json_chunks(self) -> Iterator[str]:
         """The score-report.json text in pieces, the same bytes as :meth:`json_text`."""
-        yield from json.JSONEncoder(indent=2, ensure_ascii=False).iterencode(self.document)
+        yield from indented_chunks(self.document)
         yield "\n"
 
 

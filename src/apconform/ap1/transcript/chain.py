@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from apconform.ap1.clock import utc_now
-from apconform.core.canonical import canonical_text, sha256_hex
+from apconform.core.canonical import canonical_text, sha256_bytes, sha256_hex
 
 __all__ = ["GENESIS", "SCHEMA_VERSION", "TranscriptWriter", "record_hash", "split_lines"]
 
@@ -60,8 +60,11 @@ class TranscriptWriter:
                 "prevSha256": self.prev,
                 _MEMBER[kind]: payload,
             }
-            record["sha256"] = record_hash(record)
-            data = (canonical_text(record) + "\n").encode("utf-8")
+            body = canonical_text(record)
+            record["sha256"] = sha256_bytes(body.encode("utf-8"))
+            # "sha256" sorts after every other member of a record, so the canonical text of
+            # the whole record is the text without it plus that last member.
+            data = f'{body[:-1]},"sha256":"{record["sha256"]}"}}\n'.encode()
             written = os.write(self._fd, data)
             while written < len(data):  # a regular file takes it in one write; be sure anyway
                 written += os.write(self._fd, data[written:])
