@@ -62,6 +62,11 @@ def _json_number(value: Any) -> int | float:
 def _patch_property(prop: dict[str, Any], c: SlotConstraints) -> dict[str, Any]:
     target = prop["items"] if c.multivalued and "items" in prop else prop
     _patch_scalar(target, c)
+    if c.nested and "items" in prop:
+        inner: dict[str, Any] = {"type": "array", "items": prop["items"]}
+        if c.nested_length is not None:
+            inner["minItems"] = inner["maxItems"] = c.nested_length
+        prop["items"] = inner
     if c.keyed:
         description = prop.pop("description", None)
         prop = {"type": "object", "additionalProperties": prop}
