@@ -8,12 +8,11 @@ with the kit's stable error code.
 
 from apconform.api.app import OPENAPI_PATH, create_app
 from apconform.api.openapi import build_openapi, openapi_text
-from apconform.api.routes_operations import ANSWERS, operation_path
+from apconform.api.routes_operations import operation_path
 from apconform.api.routing import read_json, route_doc
 from apconform.api.settings import ApiSettings
 
 __all__ = [
-    "ANSWERS",
     "OPENAPI_PATH",
     "ApiSettings",
     "build_openapi",

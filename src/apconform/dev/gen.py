@@ -128,6 +128,13 @@ def build_operation_index_module(root: Path) -> dict[str, str]:
     return build_operation_index(_operation_specs(root))
 
 
+def build_operation_catalogue(root: Path) -> dict[str, str]:
+    """docs/operations/: the operation catalogue, from the contracts and the vectors."""
+    from apconform.dev.catalogue_pages import build_catalogue_pages
+
+    return build_catalogue_pages(root)
+
+
 def build_operation_json_schemas(root: Path) -> dict[str, str]:
     """schemas/operations/: the JSON Schema of every operation's input and answer."""
     from apconform.dev.operation_contracts import build_operation_schemas
@@ -322,6 +329,7 @@ PRODUCTS: list[Product] = [
     ),
     Product("openapi", ("schemas/openapi.json", "docs/api/reference.md"), build_openapi),
     Product("operation-schemas", ("schemas/operations",), build_operation_json_schemas),
+    Product("operation-catalogue", ("docs/operations",), build_operation_catalogue),
 ]
 
 

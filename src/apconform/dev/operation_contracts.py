@@ -19,8 +19,8 @@ from typing import Any
 from linkml_runtime.utils.schemaview import SchemaView
 
 __all__ = [
-    "OperationSpec",
     "SCHEMA_FOLDER",
+    "OperationSpec",
     "build_operation_index",
     "build_operation_schemas",
     "operation_specs",
@@ -160,9 +160,9 @@ def _pruned(schema: dict[str, Any], schema_id: str) -> dict[str, Any]:
     return schema
 
 
-def build_operation_schemas(specs: dict[str, OperationSpec], files: dict[str, str]) -> dict[
-    str, str
-]:
+def build_operation_schemas(
+    specs: dict[str, OperationSpec], files: dict[str, str]
+) -> dict[str, str]:
     """One JSON Schema per operation input and answer, generated like the document schemas.
 
     ``files`` maps a generated module name to its schema file (relative to the

@@ -24,8 +24,7 @@ from ._jsontypes import (
     refuse_null,
     refuse_values,
 )
-from .ap1 import AdjudicationDimension, Ap1DerivationSet, Ap1Fixture, Ap1QuestionSet, Ap1RunConfig, Ap1Seal, AttemptOutcome, ConditionName, EchoedParameter, ExecutionAccuracy, ExecutionFigure, ExecutionOperation, ExecutionProvenance, ExecutionRecord, ExecutionStatus, ExecutionTranscription, FigureOutcome, FigureToken, InvocationEvidenceInputs, InvocationOutcome, MechanismClass, OperandResolutionKind, ProvenanceOutcome, QuantisationPolicy, ResponseShape, RoundingMode, SentParameter, StopReason, ToolCallOutcome, ToolCallRecord, TransformationName, TransportPolicy, VariedQuantity
-from .api import Ap1ScoreExecutionRequest
+from .ap1 import AdjudicationDimension, Ap1DerivationSet, Ap1Fixture, Ap1QuestionSet, Ap1RunConfig, Ap1Seal, AttemptOutcome, ConditionName, EchoedParameter, ExecutionAccuracy, ExecutionFigure, ExecutionOperation, ExecutionProvenance, ExecutionStatus, ExecutionTranscription, FigureOutcome, FigureToken, InvocationEvidenceInputs, InvocationOutcome, MechanismClass, OperandResolutionKind, ProvenanceOutcome, QuantisationPolicy, ResponseShape, RoundingMode, SentParameter, StopReason, ToolCallOutcome, ToolCallRecord, TransformationName, TransportPolicy, VariedQuantity
 from .common import EvidenceClass
 
 
@@ -316,7 +315,7 @@ class RetryCourse(ConfiguredBaseModel):
     """
     status: RetryStatus = Field(default=..., description="""Whether an attempt was answered.""")
     attempts: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""How many attempts were made.""")
-    waits: list[Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$', max_length=100)]] = Field(default=..., description="""The wait after each failed attempt that was retried, in seconds.""")
+    waits: list[Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)(\\.[0-9]+)?$')]] = Field(default=..., description="""The wait after each failed attempt that was retried, in seconds.""")
     cause: Optional[JsonStr] = Field(default=..., description="""Why the cell is unmeasured; null when answered.""")
 
 
@@ -629,7 +628,7 @@ class Ap1ComposeAnswerInput(ConfiguredBaseModel):
     """
     status: ExecutionStatus = Field(default=..., description="""The execution's status.""")
     statusReason: Optional[JsonStr] = Field(default=None, description="""The status's reason; null when there is none.""")
-    figure: Optional[OutcomeWithReason] = Field(default=None, description="""The figure outcome with its reason; null when there is none.""")
+    figure: Optional[OutcomeWithReason] = Field(default=None, description="""The figure outcome with its reason; null when there is none. Figure, accuracy and transcription are needed when the status is EXECUTED (an input without them is refused with APC-OP-INPUT).""")
     accuracy: Optional[OutcomeOnly] = Field(default=None, description="""The D1 outcome; null when there is none.""")
     invocation: InvocationOutcomeEntry = Field(default=..., description="""The D7.1 outcome and evidence class.""")
     provenance: Optional[ProvenanceOutcome] = Field(default=None, description="""The D7.2(a) outcome of the execution; null when there is none.""")
@@ -660,16 +659,16 @@ class InvocationOutcomeEntry(ConfiguredBaseModel):
     outcome: Optional[InvocationOutcome] = Field(default=None, description="""The invocation outcome.""")
 
 
-class Ap1ScoreExecutionInput(Ap1ScoreExecutionRequest):
+class Ap1ScoreExecutionInput(ConfiguredBaseModel):
     """
-    The input of ap1.score_execution (the body of POST /v1/ap1/score-execution).
+    The input of ap1.score_execution. The route POST /v1/ap1/score-execution documents its body with the strict documents (Ap1ScoreExecutionRequest); the operation itself takes any value in each member and refuses a document or record that breaks a rule with the instrument's own code.
     """
-    config: Ap1RunConfig = Field(default=..., description="""The sealed run configuration (inputs/config.json).""")
-    fixture: Ap1Fixture = Field(default=..., description="""The sealed fixture (inputs/fixture.json).""")
-    questions: Ap1QuestionSet = Field(default=..., description="""The sealed question set (inputs/questions.json).""")
-    derivations: Ap1DerivationSet = Field(default=..., description="""The sealed derivation set (inputs/derivations.json).""")
-    ap1Text: Annotated[Optional[JsonStr], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The sealed AP-1 text, optional; when given it must hash (line endings normalised to LF) to the configuration's ap1.textSha256.""")
-    record: ExecutionRecord = Field(default=..., description="""The execution record to score, as the instrument wrote it.""")
+    config: Optional[Any] = Field(default=..., description="""The sealed run configuration (schema ap1-config). Free-form on purpose: the instrument's loader checks it and refuses with the AP-1 code of the rule it breaks.""")
+    fixture: Optional[Any] = Field(default=..., description="""The sealed fixture (schema ap1-fixture). Free-form on purpose, as config.""")
+    questions: Optional[Any] = Field(default=..., description="""The sealed question set (schema ap1-questions). Free-form on purpose, as config.""")
+    derivations: Optional[Any] = Field(default=..., description="""The sealed derivation set (schema ap1-derivations). Free-form on purpose, as config.""")
+    ap1Text: Annotated[Optional[JsonStr], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The sealed AP-1 text, optional; when given its hash must equal the configuration's ap1.textSha256.""")
+    record: Optional[Any] = Field(default=..., description="""The execution record to score (schema ExecutionRecord). Free-form on purpose: a record the scorer cannot read is refused with AP1-SCORE-RECORD at $.record.""")
 
 
 class Ap1RescoreInput(RunInputsInput):

@@ -148,7 +148,7 @@ class ApxExponentToPowerInput(ConfiguredBaseModel):
     """
     The input of apx.exponent_to_power.
     """
-    exponent: JsonFloat = Field(default=..., description="""The exponent. One whose power overflows or underflows to zero is refused with APX-METRIC-EXPONENT.""")
+    exponent: Optional[Any] = Field(default=..., description="""The exponent, a finite number. Free-form on purpose: APX-QTY-4 refuses any value that is not a finite number, and one whose power overflows or underflows to zero, with APX-METRIC-EXPONENT.""")
 
 
 class ApxExponentToPowerAnswer(ConfiguredBaseModel):
@@ -169,32 +169,32 @@ class ApxFreezeInput(OpenBaseModel):
     environment: Optional[Any] = Field(default=None, description="""The environment draft (schema ApxEnvironmentDraft).""")
 
 
-class ApxValidateManifestInput(ConfiguredBaseModel):
+class ApxValidateManifestInput(OpenBaseModel):
     """
-    The input of apx.validate_manifest.
+    The input of apx.validate_manifest; other members are allowed and ignored, as the kernel ignores them.
     """
     manifest: Optional[Any] = Field(default=..., description="""The frozen manifest (schema apx-manifest). Free-form on purpose: checking it is the operation's work, and the kernel refuses a manifest that breaks a rule with that rule's APx code.""")
 
 
-class ApxValidateRunInput(ConfiguredBaseModel):
+class ApxValidateRunInput(OpenBaseModel):
     """
-    The input of apx.validate_run.
+    The input of apx.validate_run; other members are allowed and ignored, as the kernel ignores them.
     """
     manifest: Optional[Any] = Field(default=..., description="""The frozen manifest (schema apx-manifest). Free-form on purpose: the kernel checks it by the APx rules and refuses with their codes.""")
     run: Optional[Any] = Field(default=..., description="""The run receipt (schema apx-run). Free-form on purpose, as the manifest: refusing a run that breaks a rule is the operation's answer, which the vectors test.""")
 
 
-class ApxEvaluateInput(ConfiguredBaseModel):
+class ApxEvaluateInput(OpenBaseModel):
     """
-    The input of apx.evaluate.
+    The input of apx.evaluate; other members are allowed and ignored, as the kernel ignores them.
     """
     manifest: Optional[Any] = Field(default=..., description="""The frozen manifest (schema apx-manifest). Free-form on purpose: the kernel checks it by the APx rules and refuses with their codes.""")
     run: Optional[Any] = Field(default=..., description="""The run receipt (schema apx-run). Free-form on purpose, as the manifest.""")
 
 
-class ApxCompareInput(ConfiguredBaseModel):
+class ApxCompareInput(OpenBaseModel):
     """
-    The input of apx.compare.
+    The input of apx.compare; other members are allowed and ignored, as the kernel ignores them.
     """
     manifest: Optional[Any] = Field(default=..., description="""The frozen manifest (schema apx-manifest). Free-form on purpose: the kernel checks it by the APx rules and refuses with their codes.""")
     comparison: Optional[Any] = Field(default=..., description="""The paired campaigns (schema apx-comparison). Free-form on purpose: a comparison that is not an object, or whose runs break a rule, is refused with the APx code of that rule, which vectors test.""")
