@@ -5,6 +5,7 @@ Public names only; the modules behind them may change.
 
 from apconform.conformance.adapters import Adapter, open_adapter
 from apconform.conformance.clauses import ClauseIndex, load_clause_registry
+from apconform.conformance.contracts import OperationContract, operation_contract
 from apconform.conformance.manifest import VECTOR_TEST_PUBLIC_KEY, verify_manifest
 from apconform.conformance.operations import get_operation, operation, operation_names
 from apconform.conformance.protocol import PROTOCOL_VERSION, Reply
@@ -20,12 +21,14 @@ __all__ = [
     "CheckRun",
     "ClauseIndex",
     "LoadedVector",
+    "OperationContract",
     "Reply",
     "get_operation",
     "load_clause_registry",
     "load_vectors",
     "open_adapter",
     "operation",
+    "operation_contract",
     "operation_names",
     "render",
     "run_check",
