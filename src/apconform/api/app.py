@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -23,19 +24,19 @@ from apconform.api.problems import (
     dump_json,
     problem_body,
 )
-from apconform.api.routes_ap1 import AP1_ROUTES
-from apconform.api.routes_ap1_scoring import AP1_SCORING_ROUTES
-from apconform.api.routes_apx import APX_ROUTES
-from apconform.api.routes_conformance import add_conformance_routes
-from apconform.api.routes_documents import add_document_routes
-from apconform.api.routes_operations import add_operation_routes
+from apconform.api.routes.ap1 import AP1_ROUTES
+from apconform.api.routes.ap1_scoring import AP1_SCORING_ROUTES
+from apconform.api.routes.apx import APX_ROUTES
+from apconform.api.routes.conformance import add_conformance_routes
+from apconform.api.routes.documents import add_document_routes
+from apconform.api.routes.operations import add_operation_routes
 from apconform.api.routing import JsonResponse
 from apconform.api.settings import ApiSettings
 from apconform.api.typed import add_typed_routes
 from apconform.core.errors import ApconformError, DocumentRefused, Violation
 from apconform.core.jsonpath import format_path
 
-__all__ = ["OPENAPI_PATH", "create_app"]
+__all__ = ["OPENAPI_PATH", "create_app", "openapi_text"]
 
 OPENAPI_PATH = "/v1/openapi.json"
 
@@ -134,3 +135,10 @@ def create_app(
     app.add_route(OPENAPI_PATH, openapi_document, include_in_schema=False)
     app.add_middleware(RequestGuard, settings=config)
     return app
+
+
+def openapi_text(app: FastAPI | None = None) -> str:
+    """The OpenAPI document as the deterministic text committed in ``schemas/openapi.json``."""
+    if app is None:
+        app = create_app(load_catalog=False)
+    return json.dumps(app.openapi(), indent=2, ensure_ascii=False) + "\n"

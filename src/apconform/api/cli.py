@@ -76,7 +76,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _cmd_openapi(args: argparse.Namespace) -> int:
-    from apconform.api.openapi import openapi_text
+    from apconform.api.app import openapi_text
 
     text = openapi_text()
     if args.output in (None, "-"):

@@ -143,7 +143,7 @@ def _clause_links(clauses: list[str], registry: dict[str, dict[str, Any]]) -> st
 
 
 def _entry(entry: Any, registry: dict[str, dict[str, Any]]) -> list[str]:
-    from apconform.api.routes_operations import operation_path
+    from apconform.api.routes.operations import operation_path
     from apconform.conformance.contracts import operation_contract
     from apconform.dev.operation_contracts import schema_file
 

@@ -296,7 +296,7 @@ def _no_direct_build(root: Path) -> dict[str, str]:
 
 def build_openapi(root: Path) -> dict[str, str]:
     """The HTTP API's OpenAPI document and its Markdown rendering for the docs site."""
-    from apconform.api.openapi import openapi_text
+    from apconform.api.app import openapi_text
     from apconform.api.openapi_docs import openapi_markdown
 
     text = openapi_text()
