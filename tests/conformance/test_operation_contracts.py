@@ -9,6 +9,8 @@ and each refusal a vector expects must be one the operation lists.
 from __future__ import annotations
 
 import copy
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -42,7 +44,12 @@ def test_every_operation_has_a_contract_and_every_contract_an_operation() -> Non
 
 
 def test_every_listed_refusal_is_a_registered_code() -> None:
-    known = {code.code for code in registered_codes()}
+    """Each listed code is in the generated error code table (every code the kit can raise)."""
+    table = (Path(__file__).resolve().parents[2] / "docs" / "kit" / "error-codes.md").read_text(
+        encoding="utf-8"
+    )
+    known = set(re.findall(r"^\| `([A-Z0-9-]+)` \|", table, re.MULTILINE))
+    assert {code.code for code in registered_codes()} <= known
     for name in contract_names():
         contract = operation_contract(name)
         assert contract is not None
