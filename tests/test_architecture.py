@@ -19,7 +19,12 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 # package ("apconform") names only itself, so a new package must be given its layer here.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("apconform", "apconform.resources", "apconform.core"),
-    ("apconform.models", "apconform.conformance.operations"),
+    (
+        "apconform.models",
+        "apconform.conformance.operations",
+        "apconform.conformance.contracts",
+        "apconform.conformance.schemas",
+    ),
     (
         "apconform.ap1.numbers",
         "apconform.ap1.refusal",

@@ -12,8 +12,9 @@ arguments (exec) or in the ``APCONFORM_FAULTS`` environment variable (direct:
 Kinds: wrong-value (every scalar of the answer altered; a refusal becomes an
 answer), wrong-refusal (an answer becomes a refusal, a refusal gets another
 code), bad-json, wrong-seq, two-members (answer and refusal at once),
-extra-member (an unknown member: only --validate-protocol objects), skip,
-error, crash (the process exits) and hang (it never answers).
+extra-member (an unknown member: only --validate-protocol objects),
+off-schema (an answer with a member its operation's answer schema does not
+have), skip, error, crash (the process exits) and hang (it never answers).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ KINDS = (
     "wrong-seq",
     "two-members",
     "extra-member",
+    "off-schema",
     "skip",
     "error",
     "crash",
@@ -96,6 +98,8 @@ def faulty_answer(
         return {"seq": seq, "answer": 1, "refusal": {"code": "FAULTY-CODE", "message": "both"}}
     if kind == "extra-member":
         return {**reply, "note": "an unknown member"}
+    if kind == "off-schema" and isinstance(reply.get("answer"), dict):
+        return {"seq": seq, "answer": {**reply["answer"], "offSchema": True}}
     if kind == "skip":
         reason = {"reason": "not supported yet", "issueUrl": "https://example.org/issues/1"}
         return {"seq": seq, "skipped": reason}

@@ -210,10 +210,15 @@ def test_an_ap1_text_that_does_not_match_its_hash_is_refused(api: FastAPI) -> No
 
 @pytest.mark.parametrize("missing", ["record", "derivations"])
 def test_a_body_without_a_member_is_refused_by_its_schema(api: FastAPI, missing: str) -> None:
+    """A missing member breaks the operation's input schema: APC-OP-INPUT at that member."""
     body = _computed()
     del body[missing]
     problem = _problem(call(api, "POST", SCORE, json_body=body))
-    assert (problem["status"], problem["code"]) == (422, "APC-DOC-REFUSED")
+    assert (problem["status"], problem["code"], problem["path"]) == (
+        422,
+        "APC-OP-INPUT",
+        f"$.{missing}",
+    )
     assert [v["path"] for v in problem["violations"]] == [f"$.{missing}"]
 
 

@@ -35,10 +35,12 @@ from starlette.requests import Request
 
 from apconform.api import OPENAPI_PATH, ApiSettings, create_app, read_json, route_doc
 from apconform.api.routing import BODY_STATUSES, JsonResponse
+from apconform.conformance.vectors import load_vectors
 from apconform.core.errors import ApconformError
 from apconform.core.validation import SCHEMA_VIOLATION
 
 EXAMPLES = 10
+VECTORS = load_vectors()
 HEAVY = {
     # bodies nesting paired APx campaigns
     "/v1/apx/compare": 1,
@@ -66,6 +68,17 @@ HEAVY = {
     "/v1/documents/report-case/validate": 5,
     "/v1/documents/report-header/validate": 4,
     "/v1/ap1/verify-seal": 4,
+    # vector operations taking the four AP-1 input documents, or execution records
+    "/v1/ap1/adjudication-sheets": 1,
+    "/v1/ap1/derivation-findings": 1,
+    "/v1/ap1/evaluate-derivation": 1,
+    "/v1/ap1/render-request": 1,
+    "/v1/ap1/rescore": 1,
+    "/v1/ap1/seal-record": 1,
+    "/v1/ap1/tool-loop": 1,
+    "/v1/ap1/seal-hash": 3,
+    "/v1/ap1/classify-invocation": 4,
+    "/v1/ap1/parameter-echo": 4,
 }
 """Operations whose bodies are expensive to generate or have hundreds of coverage cases:
 in process they get this many generated cases and no coverage phase."""
@@ -189,7 +202,30 @@ def test_the_in_process_fuzz_test_catches_a_planted_division_by_zero(tmp_path: P
     assert "internal error (ZeroDivisionError) while handling the request" in output
 
 
-@pytest.mark.parametrize("path", ["/v1/kit/canonicalize", "/v1/kit/parse"])
-def test_operation_routes_are_typed_in_the_schema(path: str) -> None:
-    operation = schema[path]["POST"]
-    assert operation.definition.raw["requestBody"]["required"] is True
+def test_every_operation_route_is_typed_in_the_schema() -> None:
+    """Each vector operation's body and answer are its contract's generated models."""
+    from apconform.api import operation_path
+    from apconform.conformance.contracts import contract_names, operation_contract
+
+    typed_elsewhere = {
+        "apx.validate_manifest": "ApxManifestRequest",
+        "apx.validate_run": "EvaluationRequest",
+        "apx.freeze": "ApxManifestDraft",
+        "apx.evaluate": "EvaluationRequest",
+        "apx.compare": "PromotionRequest",
+        "ap1.score_execution": "Ap1ScoreExecutionRequest",
+    }
+    for name in contract_names():
+        contract = operation_contract(name)
+        assert contract is not None
+        raw = schema[operation_path(name)]["POST"].definition.raw
+        body = raw["requestBody"]["content"]["application/json"]
+        expected = typed_elsewhere.get(name, contract.input_model.__name__)
+        assert raw["requestBody"]["required"] is True
+        assert body["schema"] == {"$ref": f"#/components/schemas/{expected}"}, name
+        answer = raw["responses"]["200"]["content"]["application/json"]["schema"]
+        assert answer == {"$ref": f"#/components/schemas/{contract.answer_model.__name__}"}, name
+        answered = [
+            v for v in VECTORS if v.vector.operation == name and v.vector.expected.kind != "refusal"
+        ]
+        assert body.get("examples") or not answered, name

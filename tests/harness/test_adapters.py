@@ -146,6 +146,38 @@ def test_extra_member_fails_only_with_validate_protocol() -> None:
     assert "note" in message
 
 
+def test_an_answer_off_its_schema_is_errored_with_validate_protocol() -> None:
+    """--validate-protocol checks each answer against its operation's answer schema."""
+    impl = f"{FAULTY_EXEC} {plan({'kit-hash-text-lf': 'off-schema'})}"
+    lenient = run_check(CheckOptions(impl=impl, only=["kit-hash-text-lf"]))
+    assert _outcomes(lenient) == {"kit-hash-text-lf": "fail"}
+    strict = run_check(CheckOptions(impl=impl, only=["kit-hash-text-lf"], validate_protocol=True))
+    case = strict.cases[0]
+    assert case["outcome"] == "errored"
+    assert case["actual"]["message"] == (
+        "protocol violation: the answer to run 1 (kit.hash_text, checked against its answer "
+        "schema) breaks the adapter protocol: $.answer: Additional properties are not allowed "
+        "('offSchema' was unexpected)"
+    )
+
+
+def test_the_harness_refuses_to_send_an_input_off_its_schema() -> None:
+    """With --validate-protocol, an input that breaks its operation's schema is never sent."""
+    adapter = open_adapter(DIRECT, validate_protocol=True)
+    adapter.start(5.0, ["kit.hash_text"])
+    try:
+        reply = adapter.run(1, "kit.hash_text", {"text": 7}, 5.0)
+        good = adapter.run(2, "kit.hash_text", {"text": "a"}, 5.0)
+    finally:
+        adapter.stop()
+    assert reply.kind == "errored"
+    assert reply.message == (
+        "protocol violation: the harness built a request that breaks the adapter protocol "
+        "schema: $.input.text: 7 is not of type 'string'"
+    )
+    assert good.kind == "answer"
+
+
 @pytest.mark.usefixtures("faulty_on_path")
 def test_direct_adapter_bounds_hangs_and_catches_exceptions(
     monkeypatch: pytest.MonkeyPatch,

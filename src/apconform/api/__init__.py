@@ -15,12 +15,11 @@ from apconform.core.lazy import lazy_exports
 if TYPE_CHECKING:
     from apconform.api.app import OPENAPI_PATH, create_app, openapi_text
     from apconform.api.openapi import build_openapi
-    from apconform.api.routes.operations import ANSWERS, operation_path
+    from apconform.api.routes.operations import operation_path
     from apconform.api.routing import read_json, route_doc
     from apconform.api.settings import ApiSettings
 
 __all__ = [
-    "ANSWERS",
     "OPENAPI_PATH",
     "ApiSettings",
     "build_openapi",

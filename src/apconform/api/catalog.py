@@ -13,6 +13,7 @@ from typing import Any
 
 from apconform import __version__
 from apconform.api.problems import dump_json
+from apconform.conformance.catalogue import vector_summary
 from apconform.conformance.clauses import ClauseIndex, load_clause_registry
 from apconform.conformance.operations import operation_names
 from apconform.conformance.schemas import document_names, schema_digest
@@ -24,23 +25,6 @@ from apconform.resources import data_path
 __all__ = ["API_VERSION", "Catalog", "vector_summary"]
 
 API_VERSION = "v1"
-
-
-def vector_summary(item: LoadedVector) -> dict[str, Any]:
-    """The listing entry of one vector (no input, no expectation)."""
-    vector = item.vector
-    summary: dict[str, Any] = {
-        "id": vector.id,
-        "protocol": vector.protocol,
-        "protocolVersion": vector.protocolVersion,
-        "operation": vector.operation,
-        "clauses": list(vector.clauses),
-        "description": vector.description,
-        "expectedKind": vector.expected.kind,
-    }
-    if vector.tags is not None:
-        summary["tags"] = list(vector.tags)
-    return summary
 
 
 def _version_report(clauses: ClauseIndex) -> dict[str, Any]:

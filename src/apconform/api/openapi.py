@@ -38,11 +38,15 @@ duplicate keys, no NaN). Every failure is an RFC 9457 problem document
 Operation `<protocol>.<name>` is `POST /v1/<protocol>/<name>` (underscores
 in the name become hyphens): the body is a vector's input, a 200 answer is
 the operation's answer, and a refusal is a 4xx problem whose `code` is the
-refusal's error code and whose `detail` is its message. The APx routes
-(`validate-manifest`, `validate-run`, `freeze`, `evaluate`, `compare`) are
-typed: their bodies and answers are the generated models. The protocol's own
-rules run first, so a refusal carries the protocol's code and wording (422);
-the body is then checked against its documented schema.
+refusal's error code and whose `detail` is its message. Every operation
+route is typed by the operation's contract (the input and answer classes of
+the operation catalogue): a body that breaks the input class is refused with
+422 `APC-OP-INPUT` at its first bad member before the operation runs. The APx
+routes (`validate-manifest`, `validate-run`, `freeze`, `evaluate`, `compare`)
+and `ap1/score-execution` document their bodies with the stricter document
+models; the protocol's own rules run next, so a refusal carries the
+protocol's code and wording (422), and the body is then checked against its
+documented schema.
 """
 
 TAGS = [

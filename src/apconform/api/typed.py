@@ -14,8 +14,10 @@ What it accepts must stay honest to that document in both directions:
 
 Routes whose library function needs a typed input (``check_first``) validate
 the body first instead. A typed route may take the path of a registered vector
-operation; it then replaces the generic route, and every vector of the
-operation must still pass through it (``tests/api/test_api_routes.py``).
+operation (``operation``); it then replaces the generic route, checks the
+operation's input schema before anything else (APC-OP-INPUT, as the generic
+route does), and every vector of the operation must still pass through it
+(``tests/api/test_api_routes.py``).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from apconform.api.routing import (
     read_body,
     route_doc,
 )
+from apconform.conformance.contracts import check_input
 from apconform.core.validation import validate_document
 
 __all__ = ["TypedRoute", "add_typed_routes"]
@@ -63,6 +66,8 @@ class TypedRoute:
     check_first: bool = False
     answer_description: str = "The answer."
     examples: tuple[tuple[str, Callable[[], Any]], ...] = ()
+    operation: str | None = None
+    """The vector operation whose path the route takes: its input schema is checked first."""
 
     def answer_for(self, value: Any, *, validated: bool = False) -> Any:
         """The answer to one body, or the refusal (see the module docstring for the order).
@@ -70,6 +75,8 @@ class TypedRoute:
         ``validated``: this very body is known to pass the body model, so it is not checked
         against it again.
         """
+        if self.operation is not None:
+            check_input(self.operation, value)
         if self.check_first:
             if not validated:
                 validate_document(self.body, value, what=self.what)

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from apconform.conformance.adapters.base import Adapter
     from apconform.conformance.adapters.targets import open_adapter
     from apconform.conformance.clauses import ClauseIndex, load_clause_registry
+    from apconform.conformance.contracts import OperationContract, operation_contract
     from apconform.conformance.manifest import VECTOR_TEST_PUBLIC_KEY, verify_manifest
     from apconform.conformance.operations import get_operation, operation, operation_names
     from apconform.conformance.protocol import PROTOCOL_VERSION, Reply
@@ -35,12 +36,14 @@ __all__ = [
     "CheckRun",
     "ClauseIndex",
     "LoadedVector",
+    "OperationContract",
     "Reply",
     "get_operation",
     "load_clause_registry",
     "load_vectors",
     "open_adapter",
     "operation",
+    "operation_contract",
     "operation_names",
     "render",
     "run_check",
@@ -55,6 +58,8 @@ _EXPORTS = {
     "open_adapter": "apconform.conformance.adapters.targets",
     "ClauseIndex": "apconform.conformance.clauses",
     "load_clause_registry": "apconform.conformance.clauses",
+    "OperationContract": "apconform.conformance.contracts",
+    "operation_contract": "apconform.conformance.contracts",
     "VECTOR_TEST_PUBLIC_KEY": "apconform.conformance.manifest",
     "verify_manifest": "apconform.conformance.manifest",
     "get_operation": "apconform.conformance.operations",

@@ -1,4 +1,4 @@
-"""`apconform check`, `apconform vectors verify|lint|coverage|manifest`, `apconform report ...`.
+"""`apconform check`, `apconform vectors verify|lint|list|show|coverage|manifest`, `report`.
 
 Thin over the library: parse arguments, call the runner or the auditors, write
 the chosen formats, exit 0 only when everything required passed. `check` exits
@@ -119,6 +119,56 @@ def _cmd_coverage(args: argparse.Namespace) -> int:
     return 0 if all(row.ok for row in rows) else 1
 
 
+def _cmd_list(args: argparse.Namespace) -> int:
+    from apconform.conformance.catalogue import render_vector_list, select_vectors, vector_summary
+    from apconform.conformance.clauses import load_clause_registry
+    from apconform.conformance.operations import get_operation
+    from apconform.conformance.vectors import load_vectors
+
+    clauses = load_clause_registry()
+    if args.operation is not None:
+        get_operation(args.operation)  # an unknown name is refused, naming the known ones
+    if args.clause is not None and clauses.get(args.clause) is None:
+        raise UsageError(
+            f"no clause {args.clause} in the clause registry",
+            hint="Use an id from spec/clauses.json, such as KIT-LOAD-2.",
+        )
+    items = select_vectors(
+        load_vectors(_vectors_root(args), clauses=clauses),
+        operation=args.operation,
+        clause=args.clause,
+        protocol=args.protocol,
+    )
+    if args.format == "json":
+        summaries = [vector_summary(item) for item in items]
+        print(json.dumps({"count": len(items), "vectors": summaries}, indent=2, ensure_ascii=False))
+    else:
+        sys.stdout.write(render_vector_list(items))
+    return 0
+
+
+def _cmd_show(args: argparse.Namespace) -> int:
+    from apconform.conformance.catalogue import render_vector_detail, vector_detail
+    from apconform.conformance.clauses import load_clause_registry
+    from apconform.conformance.vectors import load_vectors
+
+    clauses = load_clause_registry()
+    found = {item.id: item for item in load_vectors(_vectors_root(args), clauses=clauses)}
+    item = found.get(args.id)
+    if item is None:
+        raise UsageError(
+            f"no vector has the id {args.id!r}",
+            hint="List the vectors with `apconform vectors list` (filter with --operation or "
+            "--clause) and give one of their ids.",
+        )
+    detail = vector_detail(item, clauses)
+    if args.format == "json":
+        print(json.dumps(detail, indent=2, ensure_ascii=False))
+    else:
+        sys.stdout.write(render_vector_detail(detail))
+    return 0
+
+
 def _cmd_manifest(args: argparse.Namespace) -> int:
     from apconform.conformance.clauses import load_clause_registry
     from apconform.conformance.manifest import (
@@ -235,6 +285,18 @@ def register(subparsers: Any) -> None:
     _vectors_option(lint)
     lint.add_argument("--protocol", action="append", choices=_PROTOCOLS)
     lint.set_defaults(handler=_cmd_lint)
+    listing = actions.add_parser("list", help="list the vectors, by operation, clause or protocol")
+    _vectors_option(listing)
+    listing.add_argument("--operation", help="only this operation's vectors, e.g. apx.evaluate")
+    listing.add_argument("--clause", help="only the vectors citing this clause, e.g. KIT-LOAD-2")
+    listing.add_argument("--protocol", choices=_PROTOCOLS)
+    listing.add_argument("--format", choices=["text", "json"], default="text")
+    listing.set_defaults(handler=_cmd_list)
+    show = actions.add_parser("show", help="print one vector with the clauses it cites, quoted")
+    _vectors_option(show)
+    show.add_argument("id", help="the vector's id (its file name without .json)")
+    show.add_argument("--format", choices=["text", "json"], default="text")
+    show.set_defaults(handler=_cmd_show)
     coverage = actions.add_parser("coverage", help="the clause-by-clause coverage table")
     _vectors_option(coverage)
     coverage.add_argument("--protocol", action="append", choices=_PROTOCOLS)

@@ -3,10 +3,11 @@
 Checks: each file loads (bounded) and validates against the vector JSON
 Schema and the model; its id equals its file name and is unique; it lives in
 its protocol's folder; every cited clause exists and is active; its operation
-has a reference implementation; the documents inside its input (the
-operation's ``inputs=`` map) validate against their schemas, or else the
-vector is negative; no trivial answer (``{}`` or ``null``) passes it; and
-every active MUST clause has a positive and a negative vector or an
+has a reference implementation; its input meets the operation's input
+schema and an exact expectation its answer schema; the documents inside its
+input (the operation's ``inputs=`` map) validate against their schemas, or
+else the vector is negative; no trivial answer (``{}`` or ``null``) passes it;
+and every active MUST clause has a positive and a negative vector or an
 ``[untestable: reason]`` mark.
 """
 
@@ -18,6 +19,7 @@ from typing import Any
 
 from apconform.conformance.clauses import ClauseIndex
 from apconform.conformance.compare import match_answer, resolve_pointer
+from apconform.conformance.contracts import CATALOGUE_PAGE, answer_problems, input_problems
 from apconform.conformance.coverage import clause_coverage
 from apconform.conformance.operations import input_documents, operation_names
 from apconform.conformance.runner import is_negative
@@ -38,6 +40,13 @@ LINT_INPUT = define_code(
     "APC-LINT-INPUT",
     "A positive vector carries an input document that breaks its schema",
     "Fix the document, or make the vector negative (expect a refusal or tag it negative).",
+    exit_status=1,
+)
+LINT_CONTRACT = define_code(
+    "APC-LINT-CONTRACT",
+    "A vector's input, or its exact expectation, breaks its operation's schema",
+    "Compare the value with the operation's entry in the operation catalogue "
+    f"({CATALOGUE_PAGE}); fix the vector, or the operation's LinkML classes if they are wrong.",
     exit_status=1,
 )
 LINT_COVERAGE = define_code(
@@ -124,6 +133,26 @@ def _input_findings(rel: str, vector: LoadedVector) -> list[Finding]:
     return findings
 
 
+def _contract_findings(rel: str, vector: LoadedVector) -> list[Finding]:
+    """The input must meet the operation's input schema; an exact answer its answer schema."""
+    item = vector.vector
+    found = [(f"$.input{p[1:]}", "input", p) for p in input_problems(item.operation, item.input)]
+    if item.expected.kind == "exact":
+        found += [
+            (f"$.expected.document{p[1:]}", "answer", p)
+            for p in answer_problems(item.operation, item.expected.document)
+        ]
+    return [
+        Finding(
+            rel,
+            LINT_CONTRACT.code,
+            where.split(":", 1)[0],
+            f"breaks the {side} schema of {item.operation}: {problem.split(': ', 1)[-1]}",
+        )
+        for where, side, problem in found
+    ]
+
+
 def lint_vectors(
     root: Path, clauses: ClauseIndex, *, protocols: list[str] | None = None
 ) -> tuple[list[LoadedVector], list[Finding]]:
@@ -165,6 +194,8 @@ def lint_vectors(
             )
         findings.extend(_input_findings(rel, vector))
         findings.extend(_weak_findings(rel, vector))
+        if vector.vector.operation in operations:
+            findings.extend(_contract_findings(rel, vector))
     vectors = [loaded[key] for key in sorted(loaded)]
     for row in clause_coverage(vectors, clauses, protocols):
         if not row.ok:

@@ -11,11 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from apconform.conformance.contracts import BAD_OPERATION_INPUT, CATALOGUE_PAGE, check_input
 from apconform.core.canonical import canonical_text, sha256_hex
 from apconform.core.errors import ApconformError, define_code
 from apconform.core.jsonload import DEFAULT_LIMITS, loads, size_error
 
 __all__ = [
+    "BAD_OPERATION_INPUT",
     "Operation",
     "field",
     "get_operation",
@@ -29,15 +31,11 @@ Operation = Callable[[Any], Any]
 UNKNOWN_OPERATION = define_code(
     "APC-OP-UNKNOWN",
     "The operation is not known to this implementation",
-    "Check the operation name against the vector format documentation.",
-)
-BAD_OPERATION_INPUT = define_code(
-    "APC-OP-INPUT",
-    "The operation's input does not have the shape the operation needs",
-    "See the operation's input description in the vector format documentation.",
+    f"Check the operation name against the operation catalogue ({CATALOGUE_PAGE}).",
 )
 
 _REGISTRY: dict[str, Operation] = {}
+_CHECKED: dict[str, Operation] = {}
 _INPUT_DOCUMENTS: dict[str, dict[str, str]] = {}
 
 
@@ -85,16 +83,33 @@ def _load_protocol_operations() -> None:
 
 
 def get_operation(name: str) -> Operation:
-    """The reference implementation of an operation, or a refusal naming the known ones."""
+    """The reference implementation of an operation, or a refusal naming the known ones.
+
+    The callable checks its input against the operation's input schema first
+    (:func:`~apconform.conformance.contracts.check_input`), so every way of
+    calling an operation refuses the same inputs with the same code.
+    """
     _load_protocol_operations()
+    checked = _CHECKED.get(name)
+    if checked is not None:
+        return checked
     try:
-        return _REGISTRY[name]
+        function = _REGISTRY[name]
     except KeyError:
         raise ApconformError(
             UNKNOWN_OPERATION,
             f"unknown operation {name!r}",
             hint=f"Known operations: {', '.join(sorted(_REGISTRY))}.",
         ) from None
+
+    def run(value: Any) -> Any:
+        check_input(name, value)
+        return function(value)
+
+    run.__name__ = run.__qualname__ = getattr(function, "__name__", name)
+    run.__doc__ = function.__doc__
+    _CHECKED[name] = run
+    return run
 
 
 def operation_names() -> list[str]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from apconform.conformance.contracts import answer_problems, input_problems
 from apconform.conformance.schemas import ecma_search, json_schema_validator
 from apconform.core.errors import DocumentRefused
 from apconform.core.jsonload import DEFAULT_LIMITS, Limits
@@ -128,8 +129,18 @@ def _schema_errors(document: str, value: Any) -> list[str]:
 
 
 def check_request(message: dict[str, Any]) -> None:
-    """Validate a message the harness is about to send (with --validate-protocol)."""
+    """Validate a message the harness is about to send (with --validate-protocol).
+
+    A run message's input must also meet its operation's input schema: the
+    harness never sends an implementation an input the catalogue does not
+    describe.
+    """
     problems = _schema_errors(_REQUEST_SCHEMAS[str(message.get("cmd"))], message)
+    if not problems and message.get("cmd") == "run":
+        problems = [
+            f"$.input{problem[1:]}"
+            for problem in input_problems(str(message["operation"]), message["input"])
+        ]
     if problems:
         raise ProtocolViolation(
             "the harness built a request that breaks the adapter protocol schema: "
@@ -166,8 +177,12 @@ def read_started(value: Any, *, validate: bool) -> Implementation:
     return started.implementation
 
 
-def read_answer(value: Any, seq: int, *, validate: bool) -> Reply:
-    """Turn the answer to run number ``seq`` into a :class:`Reply`, or raise ProtocolViolation."""
+def read_answer(value: Any, seq: int, *, validate: bool, operation: str | None = None) -> Reply:
+    """Turn the answer to run number ``seq`` into a :class:`Reply`, or raise ProtocolViolation.
+
+    With ``validate``, the message must meet the adapter protocol's schema and
+    an answer must meet the answer schema of ``operation``.
+    """
     if not isinstance(value, dict):
         raise ProtocolViolation(f"the answer to run {seq} is not a JSON object", offending=value)
     if value.get("seq") != seq or isinstance(value.get("seq"), bool):
@@ -193,6 +208,14 @@ def read_answer(value: Any, seq: int, *, validate: bool) -> Reply:
                 [f"{v.path}: {v.message}" for v in refused.violations],
                 value,
             ) from None
+        if present[0] == "answer" and operation is not None:
+            problems = answer_problems(operation, value["answer"])
+            if problems:
+                raise _violation(
+                    f"the answer to run {seq} ({operation}, checked against its answer schema)",
+                    [f"$.answer{problem[1:]}" for problem in problems],
+                    value,
+                )
     return _lenient_reply(present[0], value[present[0]], seq)
 
 

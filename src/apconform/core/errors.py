@@ -139,7 +139,13 @@ USAGE = define_code(
 class DocumentRefused(ApconformError):
     """A well-formed JSON document that breaks one or more rules; all violations are kept."""
 
-    def __init__(self, violations: Iterable[Violation], *, what: str = "document") -> None:
+    def __init__(
+        self,
+        violations: Iterable[Violation],
+        *,
+        what: str = "document",
+        code: ErrorCode = DOCUMENT_REFUSED,
+    ) -> None:
         self.violations = list(violations)
         if not self.violations:
             raise ValueError("DocumentRefused needs at least one violation")
@@ -147,7 +153,7 @@ class DocumentRefused(ApconformError):
         more = len(self.violations) - 1
         suffix = f" (and {more} more violation{'s' if more != 1 else ''})" if more else ""
         super().__init__(
-            DOCUMENT_REFUSED,
+            code,
             f"{what} refused: {first.message}{suffix}",
             path=first.path,
             context={"violations": [v.to_dict() for v in self.violations]},

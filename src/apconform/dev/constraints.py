@@ -6,10 +6,12 @@ no words for string length or for "present but null". This module resolves a
 slot's effective constraints from the slot itself and its type chain, plus the
 project annotations ``max_length``/``min_length`` (with ``length_unit: utf16``
 when the kernel counts UTF-16 code units, as APx does), ``nullable``,
-``equals_boolean`` (a boolean fixed to one value, such as ``certified: false``)
-and ``keyed`` (a JSON object whose member names are free and whose member
-values have the slot's range), so the JSON Schema post-processing and the
-Pydantic models are built from one answer.
+``equals_boolean`` (a boolean fixed to one value, such as ``certified: false``),
+``keyed`` (a JSON object whose member names are free and whose member
+values have the slot's range) and ``nested`` (a multivalued slot whose items
+are themselves arrays of values of the range; with ``nested_length`` of
+exactly that many, such as pairs), so the JSON Schema post-processing and
+the Pydantic models are built from one answer.
 """
 
 from __future__ import annotations
@@ -54,6 +56,8 @@ class SlotConstraints:
     multivalued: bool
     nullable: bool
     keyed: bool = False
+    nested: bool = False
+    nested_length: int | None = None
     pattern: str | None = None
     equals_string: str | None = None
     equals_boolean: bool | None = None
@@ -117,6 +121,9 @@ def resolve(sv: SchemaView, slot: SlotDefinition) -> SlotConstraints:
             multivalued=bool(slot.multivalued),
             nullable=bool(_annotation(slot, "nullable")),
             keyed=bool(_annotation(slot, "keyed")),
+            nested=str(_annotation(slot, "nested")).lower() == "true"
+            or _annotation(slot, "nested_length") is not None,
+            nested_length=_as_int(_annotation(slot, "nested_length")),
             min_items=min_items,
             max_items=max_items,
         )

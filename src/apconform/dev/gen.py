@@ -17,7 +17,10 @@ import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from apconform.dev.operation_contracts import OperationSpec
 
 __all__ = ["PRODUCTS", "Product", "build_all", "check", "default_jobs", "main_gen", "write"]
 
@@ -123,7 +126,39 @@ def build_models(root: Path) -> dict[str, str]:
     out["src/apconform/models/__init__.py"] = "\n".join(lines)
     support = Path(__file__).parent / "templates" / "pydantic" / "jsontypes.py.txt"
     out["src/apconform/models/_jsontypes.py"] = support.read_text(encoding="utf-8")
+    out.update(build_operation_index_module(root))
     return out
+
+
+def _operation_specs(root: Path) -> dict[str, OperationSpec]:
+    from apconform.dev.operation_contracts import operation_specs
+
+    with _in_root(root):
+        return operation_specs(_schema_files(root), _schema_ids(root))
+
+
+def build_operation_index_module(root: Path) -> dict[str, str]:
+    """src/apconform/models/operation_index.py: each vector operation's contract."""
+    from apconform.dev.operation_contracts import build_operation_index
+
+    return build_operation_index(_operation_specs(root))
+
+
+def build_operation_catalogue(root: Path) -> dict[str, str]:
+    """docs/operations/: the operation catalogue, from the contracts and the vectors."""
+    from apconform.dev.catalogue_pages import build_catalogue_pages
+
+    return build_catalogue_pages(root)
+
+
+def build_operation_json_schemas(root: Path) -> dict[str, str]:
+    """schemas/operations/: the JSON Schema of every operation's input and answer."""
+    from apconform.dev.operation_contracts import build_operation_schemas
+
+    files = {path.stem: (SCHEMA_DIR / path.name).as_posix() for path in _schema_files(root)}
+    specs = _operation_specs(root)
+    with _in_root(root):
+        return build_operation_schemas(specs, files)
 
 
 def build_json_schemas(root: Path) -> dict[str, str]:
@@ -307,6 +342,8 @@ PRODUCTS: list[Product] = [
         build_from=build_conformance_suite,
     ),
     Product("openapi", ("schemas/openapi.json", "docs/api/reference.md"), build_openapi),
+    Product("operation-schemas", ("schemas/operations",), build_operation_json_schemas),
+    Product("operation-catalogue", ("docs/operations",), build_operation_catalogue),
 ]
 
 

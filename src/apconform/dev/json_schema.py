@@ -89,6 +89,11 @@ def _patch_property(prop: dict[str, Any], c: SlotConstraints) -> dict[str, Any]:
         prop["description"] = (
             f"{prop['description'].rstrip()} {note}" if prop.get("description") else note
         )
+    if c.nested and "items" in prop:
+        inner: dict[str, Any] = {"type": "array", "items": prop["items"]}
+        if c.nested_length is not None:
+            inner["minItems"] = inner["maxItems"] = c.nested_length
+        prop["items"] = inner
     if c.keyed:
         description = prop.pop("description", None)
         prop = {"type": "object", "additionalProperties": prop}

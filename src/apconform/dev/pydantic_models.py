@@ -91,6 +91,11 @@ def annotation(c: SlotConstraints, python_name: str) -> str:
         parts.append(f'Field(json_schema_extra={{"const": {c.equals_boolean!r}}})')
         parts.append(f"AfterValidator(only_value({c.equals_boolean!r}))")
     item = core if len(parts) == 1 else f"Annotated[{', '.join(parts)}]"
+    if c.nested:
+        item = f"list[{item}]"
+        if c.nested_length is not None:
+            n = c.nested_length
+            item = f"Annotated[{item}, Field(min_length={n}, max_length={n})]"
     if c.keyed:
         outer = f"dict[JsonStr, {item}]"
     elif c.multivalued:

@@ -5,7 +5,7 @@ DOCUMENTS maps each document type to (module, class) and its JSON Schema file.
 
 from __future__ import annotations
 
-__all__ = ['DOCUMENTS', 'ap1', 'api', 'apx', 'common', 'conformance']
+__all__ = ['DOCUMENTS', 'ap1', 'ap1_operations', 'api', 'apx', 'apx_operations', 'common', 'conformance', 'kit_operations']
 
 DOCUMENTS: dict[str, tuple[str, str]] = {
     'adapter-answer': ('conformance', 'AdapterAnswer'),

@@ -210,6 +210,14 @@ def compose_answer_op(value: Any) -> dict[str, Any]:
     """Input: the per-execution outcomes (status, figure, accuracy, invocation, provenance, ...)."""
     figure = value.get("figure")
     accuracy = value.get("accuracy")
+    if value.get("status") == "EXECUTED":
+        for name in ("figure", "accuracy", "transcription"):
+            if not isinstance(value.get(name), dict):
+                raise ApconformError(
+                    BAD_OPERATION_INPUT,
+                    f"an EXECUTED execution needs its {name} outcome to be composed",
+                    path=f"$.{name}",
+                )
     return compose_answer(
         member(value, "status", str),
         value.get("statusReason"),

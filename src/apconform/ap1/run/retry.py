@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import Decimal, Overflow, Underflow
 
 from apconform.ap1.numbers import arithmetic_context
 from apconform.models.ap1 import TransportPolicy
@@ -40,7 +40,15 @@ def backoff_wait(policy: RetryPolicy, attempt: int, retry_after: Decimal | None 
     """The wait after failed attempt ``attempt`` (1-based): initial x multiplier^(attempt-1),
     raised to Retry-After when given, capped at the declared maximum."""
     context = arithmetic_context()
-    wait = context.multiply(policy.initial, context.power(policy.multiplier, attempt - 1))
+    try:
+        # x^0 is 1 for every x (the decimal module refuses 0^0); a wait too large for
+        # the arithmetic is above any declared cap, one too small is no wait at all.
+        factor = Decimal(1) if attempt == 1 else context.power(policy.multiplier, attempt - 1)
+        wait = context.multiply(policy.initial, factor)
+    except Overflow:
+        wait = policy.cap
+    except Underflow:
+        wait = Decimal(0)
     if retry_after is not None and retry_after > wait:
         wait = retry_after
     return min(wait, policy.cap)
@@ -58,6 +66,11 @@ def retry_after_seconds(header: str | None) -> Decimal | None:
     return value if value.is_finite() and value >= 0 else None
 
 
+def _plain(value: Decimal) -> str:
+    """A wait as an AP-1 decimal string: never in exponent notation (str(Decimal) may be)."""
+    return format(value, "f")
+
+
 def simulate(policy: RetryPolicy, outcomes: list[tuple[str, Decimal | None]]) -> dict[str, object]:
     """What the adapter does with a sequence of attempt outcomes (outcome, Retry-After)."""
     waits: list[str] = []
@@ -67,7 +80,7 @@ def simulate(policy: RetryPolicy, outcomes: list[tuple[str, Decimal | None]]) ->
             return {"status": "answered", "attempts": str(used), "waits": waits, "cause": None}
         if outcome not in RETRYABLE or used == policy.max_attempts:
             break
-        waits.append(str(backoff_wait(policy, used, retry_after)))
+        waits.append(_plain(backoff_wait(policy, used, retry_after)))
     last = outcomes[used - 1][0] if used else "none"
     return {
         "status": "UNMEASURED",

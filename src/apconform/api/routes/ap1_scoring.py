@@ -165,6 +165,7 @@ def _transcript_example() -> dict[str, Any]:
 AP1_SCORING_ROUTES = (
     TypedRoute(
         path="/v1/ap1/score-execution",
+        operation="ap1.score_execution",
         operation_id="ap1_score_execution",
         tag="ap1",
         summary="Score one AP-1 execution record against its sealed inputs",

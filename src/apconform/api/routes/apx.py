@@ -88,6 +88,7 @@ _KERNEL = (
 APX_ROUTES = (
     TypedRoute(
         path=operation_path("apx.validate_manifest"),
+        operation="apx.validate_manifest",
         operation_id="apx_validate_manifest",
         tag="apx",
         summary="Validate a frozen APx manifest and calibrate its task classes",
@@ -101,6 +102,7 @@ APX_ROUTES = (
     ),
     TypedRoute(
         path=operation_path("apx.validate_run"),
+        operation="apx.validate_run",
         operation_id="apx_validate_run",
         tag="apx",
         summary="Validate an APx run against its frozen manifest",
@@ -114,6 +116,7 @@ APX_ROUTES = (
     ),
     TypedRoute(
         path=operation_path("apx.freeze"),
+        operation="apx.freeze",
         operation_id="apx_freeze",
         tag="apx",
         summary="Freeze an APx manifest: compute taskSetHash and the four component hashes",
@@ -132,6 +135,7 @@ APX_ROUTES = (
     ),
     TypedRoute(
         path=operation_path("apx.evaluate"),
+        operation="apx.evaluate",
         operation_id="apx_evaluate",
         tag="apx",
         summary="Score an APx run against its frozen manifest (apx-result/0.1)",
@@ -145,6 +149,7 @@ APX_ROUTES = (
     ),
     TypedRoute(
         path=operation_path("apx.compare"),
+        operation="apx.compare",
         operation_id="apx_compare",
         tag="apx",
         summary="Compare paired APx campaigns: the promotion recommendation (apx-promotion/0.1)",

@@ -1,66 +1,40 @@
-"""Every registered operation as a route: ``<protocol>.<name>`` is ``POST /v1/<protocol>/<name>``.
+"""Each operation as a typed route: ``<protocol>.<name>`` at ``POST /v1/<protocol>/<name>``.
 
 This is the convention the harness's ``http:`` adapter speaks: the JSON body
 is the vector's input, a 2xx JSON body is the answer, and a refusal is a 4xx
 ``application/problem+json`` whose ``code`` is the refusal's error code (and
-whose ``detail`` is its message). The reference operation receives the input
-unchanged, so the API refuses with exactly the codes the library refuses with.
+whose ``detail`` is its message). The reference operation checks the body
+against the operation's input schema first (422 APC-OP-INPUT at the first bad
+member, every violation listed), then answers or refuses with exactly the
+codes the library refuses with.
 
-Routes are made for every operation in the registry; nothing needs adding for
-a new one. To type a route in the OpenAPI document, list the operation's
-answer model in :data:`ANSWERS`. The documents inside an input come from the
-registry's ``inputs=`` declaration and appear as their generated models.
+Each route is documented with the generated models of the operation's
+contract (:mod:`apconform.conformance.contracts`): the input class as the
+body, the answer class as the 200 answer, and a real vector's input as the
+example. Nothing needs adding for a new operation beyond its LinkML classes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 from typing import Any
 
 from fastapi import APIRouter
-from pydantic import BaseModel
 from starlette.requests import Request
 
-from apconform.api.routing import OPERATION_STATUSES, JsonResponse, offload, read_json, route_doc
-from apconform.conformance.operations import get_operation, input_documents, operation_names
-from apconform.models.api import KitCanonicalizeAnswer, KitParseAnswer
+from apconform.api.routing import (
+    OPERATION_STATUSES,
+    JsonResponse,
+    model_ref,
+    offload,
+    read_json,
+    route_doc,
+)
+from apconform.conformance.contracts import operation_contract
+from apconform.conformance.operations import get_operation, operation_names
 
-__all__ = ["ANSWERS", "INPUTS", "add_operation_routes", "input_schema", "operation_path"]
-
-ANSWERS: dict[str, type[BaseModel]] = {
-    "kit.canonicalize": KitCanonicalizeAnswer,
-    "kit.parse": KitParseAnswer,
-}
-"""The generated model of each operation's answer (untyped operations answer any JSON)."""
-
-INPUTS: dict[str, dict[str, Any]] = {
-    "kit.canonicalize": {
-        "type": "object",
-        "required": ["value"],
-        "properties": {"value": {"description": "Any JSON value to canonicalise and hash."}},
-        "examples": [{"value": {"b": 1.0, "a": [1e21, 0.000001, "\u20ac"]}}],
-    },
-    "kit.parse": {
-        "type": "object",
-        "required": ["text"],
-        "properties": {
-            "text": {"type": "string", "description": "The JSON text to parse."},
-            "padToBytes": {
-                "type": "integer",
-                "description": "Right-pad the UTF-8 text with spaces to this many bytes.",
-            },
-        },
-        "examples": [
-            {"text": '{"a": [1, 2.5, "x", true, null]}'},
-            {"text": "[]", "padToBytes": 64},
-        ],
-    },
-}
-"""Input schemas of the kit's own operations, which take no generated document.
-
-They describe exactly what the operation accepts (open objects, as the
-operations ignore members they do not use); an operation's refusal of a
-schema-valid input is an answer, not an error."""
+__all__ = ["add_operation_routes", "operation_description", "operation_path"]
 
 
 def operation_path(name: str) -> str:
@@ -69,22 +43,41 @@ def operation_path(name: str) -> str:
     return f"/v1/{protocol}/{short.replace('_', '-')}"
 
 
-def input_schema(name: str) -> dict[str, Any]:
-    """The documented input: a kit schema, or free JSON naming the documents it carries.
-
-    A vector operation takes whatever input a vector gives it and answers or
-    refuses by the protocol's own rules (a manifest with a wrong hash is refused
-    with the protocol's code, not with a schema violation), so its body is
-    documented as free JSON; the typed document routes carry the schemas.
-    """
-    if name in INPUTS:
-        return INPUTS[name]
-    documents = input_documents(name)
-    carried = ", ".join(
-        f"{doc} at {pointer or 'the root'}" for pointer, doc in sorted(documents.items())
+def operation_description(name: str) -> str:
+    """What the route does and which codes it refuses with, from the operation's contract."""
+    contract = operation_contract(name)
+    if contract is None:
+        return f"The reference implementation of {name}."
+    codes = ", ".join(f"`{code}`" for code in contract.refusals)
+    return (
+        f"{contract.summary} The body is the operation's input (`{name}` in the operation "
+        "catalogue); a body that breaks the input schema is refused with `APC-OP-INPUT` "
+        f"(422) at its first bad member. Refusal codes: {codes}."
     )
-    text = f"The input of {name}, as a vector carries it"
-    return {"description": text + (f" ({carried})." if carried else ".")}
+
+
+@cache
+def _examples() -> dict[str, tuple[str, Any]]:
+    """Per operation, the smallest input of a vector that expects an answer, and its id."""
+    from apconform.conformance.vectors import load_vectors
+    from apconform.core.canonical import canonical_text
+
+    found: dict[str, tuple[int, str, Any]] = {}
+    for item in load_vectors():
+        vector = item.vector
+        if vector.expected.kind == "refusal":
+            continue
+        size = len(canonical_text(vector.input))
+        known = found.get(vector.operation)
+        if known is None or (size, item.id) < known[:2]:
+            found[vector.operation] = (size, item.id, vector.input)
+    return {name: (vid, value) for name, (_, vid, value) in found.items()}
+
+
+def _example(name: str) -> dict[str, Any]:
+    """A real vector's input whose expected outcome is an answer, as the body's example."""
+    known = _examples().get(name)
+    return {} if known is None else {known[0]: known[1]}
 
 
 def _endpoint(name: str) -> Any:
@@ -110,20 +103,22 @@ def add_operation_routes(router: APIRouter, *, skip: Iterable[str] = ()) -> list
     for name in names:
         if operation_path(name) in taken:
             continue
-        answer: type[BaseModel] | dict[str, Any] = ANSWERS.get(
-            name, {"description": f"The answer of {name}: any JSON value."}
-        )
+        contract = operation_contract(name)
+        if contract is None:
+            raise ValueError(f"operation {name} has no contract in the schemas")
         router.add_api_route(
             operation_path(name),
             _endpoint(name),
             methods=["POST"],
             tags=[name.partition(".")[0]],
             summary=f"Run {name}",
+            description=operation_description(name),
             operation_id=name.replace(".", "_"),
             **route_doc(
-                answer=answer,
+                answer=contract.answer_model,
                 statuses=OPERATION_STATUSES,
-                body=input_schema(name),
+                body=model_ref(contract.input_model),
+                body_examples=_example(name),
                 answer_description=f"The answer of {name}.",
             ),
         )

@@ -143,7 +143,7 @@ class MessageAdapter(Adapter):
         assert channel is not None
         try:
             raw = self._send(channel, run_message(seq, operation, value), timeout)
-            return read_answer(raw, seq, validate=self._validate)
+            return read_answer(raw, seq, validate=self._validate, operation=operation)
         except ChannelFailure as failure:
             self._drop()
             return _failure_reply(failure)

@@ -25,6 +25,7 @@ import urllib.request
 from typing import Any
 
 from apconform.conformance.adapters.base import ADAPTER_START, Adapter
+from apconform.conformance.contracts import input_problems
 from apconform.conformance.protocol import (
     MESSAGE_LIMITS,
     ProtocolViolation,
@@ -107,6 +108,13 @@ class HttpAdapter(Adapter):
 
     def run(self, seq: int, operation: str, value: Any, timeout: float) -> Reply:
         url = operation_url(self.base_url, operation)
+        if self._validate:
+            problems = input_problems(operation, value)
+            if problems:
+                return errored(
+                    "protocol violation: the harness would send an input that breaks the input "
+                    f"schema of {operation}: " + "; ".join(problems[:5])
+                )
         body = json.dumps(value, ensure_ascii=False).encode("utf-8")
         try:
             response = self._request(url, body, timeout)
@@ -118,9 +126,9 @@ class HttpAdapter(Adapter):
                     f"no answer from POST {url} within {timeout:g} s", timed_out=True
                 )
             return errored(f"POST {url} failed: {_reason(exc)}")
-        return self._reply(seq, url, response)
+        return self._reply(seq, operation, url, response)
 
-    def _reply(self, seq: int, url: str, response: _Response) -> Reply:
+    def _reply(self, seq: int, operation: str, url: str, response: _Response) -> Reply:
         shown = response.body[:500].decode("utf-8", errors="replace")
         context: dict[str, Any] = {
             "status": response.status,
@@ -155,7 +163,7 @@ class HttpAdapter(Adapter):
         else:
             return errored(f"POST {url} answered status {response.status}", **context)
         try:
-            return read_answer(message, seq, validate=self._validate)
+            return read_answer(message, seq, validate=self._validate, operation=operation)
         except ProtocolViolation as violation:
             return errored(f"protocol violation: {violation.message}", **context)
 
