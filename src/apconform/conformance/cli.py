@@ -174,6 +174,17 @@ def _cmd_report_render(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_report_diff(args: argparse.Namespace) -> int:
+    from apconform.results import diff_files, render_diff_text
+
+    diff = diff_files(Path(args.before), Path(args.after))
+    if args.format == "json":
+        sys.stdout.write(json.dumps(diff, indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(render_diff_text(diff))
+    return 1 if diff["regression"] else 0
+
+
 def _vectors_option(parser: Any) -> None:
     parser.add_argument("--vectors", metavar="DIR", help="vector folder (default: the kit's)")
 
@@ -245,3 +256,11 @@ def register(subparsers: Any) -> None:
     )
     rrender.add_argument("--output", help="file to write (default: standard output)")
     rrender.set_defaults(handler=_cmd_report_render)
+    rdiff = report_actions.add_parser(
+        "diff",
+        help="compare two conformance reports (or two AP-1 score reports); exit 1 on a regression",
+    )
+    rdiff.add_argument("before", help="the earlier report (JSON lines, or score-report.json)")
+    rdiff.add_argument("after", help="the later report, of the same kind")
+    rdiff.add_argument("--format", choices=["text", "json"], default="text")
+    rdiff.set_defaults(handler=_cmd_report_diff)
