@@ -9,7 +9,7 @@ models and conformance; nothing here imports the ledger, the API or the CLI.
 from apconform.results.check import check_result
 from apconform.results.diff import diff_files, diff_outcomes, diff_results
 from apconform.results.facts import result_facts
-from apconform.results.kinds import ResultKind, detect_kind, read_result
+from apconform.results.kinds import RESULT_LIMITS, ResultKind, detect_kind, read_result
 from apconform.results.outcomes import BAD, GOOD, clause_outcome, clause_results, outcome_map
 from apconform.results.profile import DimensionFigure, profile_figures
 from apconform.results.render import render_diff_text
@@ -17,6 +17,7 @@ from apconform.results.render import render_diff_text
 __all__ = [
     "BAD",
     "GOOD",
+    "RESULT_LIMITS",
     "DimensionFigure",
     "ResultKind",
     "check_result",

@@ -1,0 +1,1 @@
+"""One module per revision; each is frozen once released."""
