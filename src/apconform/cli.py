@@ -33,6 +33,7 @@ _GROUPS = (
     "apconform.conformance.cli",
     "apconform.api.cli",
     "apconform.mcp.cli",
+    "apconform.ledger.cli",
 )
 
 

@@ -39,6 +39,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     from apconform.conformance.reports import render, sign_report, write_badges
     from apconform.conformance.runner import CheckOptions, run_check
     from apconform.core.signing import load_signing_key
+    from apconform.ledger.recording import record_result
 
     pairs = _outputs(args.format or ["pretty"], args.output or [])
     key = load_signing_key(Path(args.sign_key)) if args.sign_key else None
@@ -70,6 +71,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     if args.badge:
         for path in write_badges(run.records, Path(args.badge)):
             sys.stderr.write(f"wrote badge {path}\n")
+    record_result(args, "conformance-report", run.records)
     return run.exit_status
 
 
@@ -190,6 +192,8 @@ def _vectors_option(parser: Any) -> None:
 
 
 def register(subparsers: Any) -> None:
+    from apconform.ledger.recording import add_ledger_options
+
     check = subparsers.add_parser(
         "check", help="check an implementation against the vectors, clause by clause"
     )
@@ -216,6 +220,7 @@ def register(subparsers: Any) -> None:
     )
     check.add_argument("--trusted-key", action="append", help="extra public key for the manifest")
     check.add_argument("--sign-key", metavar="FILE", help="sign every report file written")
+    add_ledger_options(check)
     check.set_defaults(handler=_cmd_check)
 
     vectors = subparsers.add_parser("vectors", help="verify, lint and audit a vector suite")

@@ -14,6 +14,9 @@ unchanged and an ``origin`` naming the entry it came from.
 from __future__ import annotations
 
 import json
+import os
+import stat
+import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, TextIO
@@ -32,7 +35,29 @@ from apconform.ledger.tables import documents, entries
 from apconform.models.ledger import LedgerRecord
 from apconform.results import RESULT_LIMITS
 
-__all__ = ["ImportSummary", "export_records", "import_records", "read_records"]
+__all__ = [
+    "ImportSummary",
+    "export_records",
+    "import_records",
+    "read_export",
+    "read_records",
+]
+
+
+def read_export(source: str) -> list[bytes]:
+    """The lines of an export file (a regular file, not a link or device) or of stdin ("-")."""
+    if source == "-":
+        return sys.stdin.buffer.read().splitlines()
+    try:
+        info = os.lstat(source)
+        if not stat.S_ISREG(info.st_mode):
+            raise ApconformError(LEDGER_IMPORT, f"{source} is not a regular file")
+        with open(source, "rb") as handle:
+            return handle.read().splitlines()
+    except OSError as exc:
+        raise ApconformError(
+            LEDGER_IMPORT, f"cannot read {source}: {exc.strerror or exc}"
+        ) from None
 
 
 def export_records(ledger: Ledger, out: TextIO, *, since: int = 1) -> int:
