@@ -13,6 +13,7 @@ from starlette.responses import Response
 
 from apconform.api.catalog import Catalog
 from apconform.api.guard import RequestGuard, request_id_of
+from apconform.api.ledger_service import LedgerService
 from apconform.api.openapi import build_openapi
 from apconform.api.problems import (
     METHOD,
@@ -28,6 +29,7 @@ from apconform.api.routes_ap1_scoring import AP1_SCORING_ROUTES
 from apconform.api.routes_apx import APX_ROUTES
 from apconform.api.routes_conformance import add_conformance_routes
 from apconform.api.routes_documents import add_document_routes
+from apconform.api.routes_ledger import add_ledger_routes
 from apconform.api.routes_operations import add_operation_routes
 from apconform.api.routing import JsonResponse
 from apconform.api.settings import ApiSettings
@@ -38,6 +40,7 @@ from apconform.core.jsonpath import format_path
 __all__ = ["OPENAPI_PATH", "create_app"]
 
 OPENAPI_PATH = "/v1/openapi.json"
+FROM_ENV = "from-environment"
 
 
 def _problem(request: Request, error: ApconformError, headers: Any = None) -> Response:
@@ -81,6 +84,7 @@ def create_app(
     *,
     extra: APIRouter | None = None,
     load_catalog: bool = True,
+    ledger: LedgerService | str | None = FROM_ENV,
 ) -> FastAPI:
     """Build the API. ``settings`` default to the ``APCONFORM_API_*`` environment variables.
 
@@ -88,9 +92,12 @@ def create_app(
     clause registry and vectors are loaded and checked here, so a broken
     installation fails at start-up; ``load_catalog=False`` skips that for
     building the OpenAPI document, which must not depend on the data (the
-    generation command builds it while the data may be mid-edit).
+    generation command builds it while the data may be mid-edit). ``ledger``
+    adds the ledger routes (default: from ``APCONFORM_API_LEDGER``; ``None``:
+    none, the API stays stateless).
     """
     config = settings if settings is not None else ApiSettings.from_env()
+    service = LedgerService.from_env() if ledger == FROM_ENV else ledger
     app = FastAPI(
         title="apconform HTTP API",
         openapi_url=None,
@@ -99,6 +106,7 @@ def create_app(
         separate_input_output_schemas=False,
     )
     app.state.settings = config
+    app.state.ledger = service
     app.state.catalog = Catalog.load() if load_catalog else None
     app.state.executor = (
         ThreadPoolExecutor(config.threads, thread_name_prefix="apconform-api")
@@ -112,6 +120,8 @@ def create_app(
     typed = add_typed_routes(app.router, (*APX_ROUTES, *AP1_ROUTES, *AP1_SCORING_ROUTES))
     add_document_routes(app.router)
     add_operation_routes(app.router, skip=typed)
+    if isinstance(service, LedgerService):
+        add_ledger_routes(app.router)
     if extra is not None:
         app.include_router(extra)
     app.add_exception_handler(ApconformError, _on_kit_error)

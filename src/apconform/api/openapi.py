@@ -23,7 +23,14 @@ from apconform import __version__
 from apconform.api.routing import model_ref, registered_models
 from apconform.core.errors import UsageError
 
-__all__ = ["DESCRIPTION", "build_openapi", "document_model", "openapi_text"]
+__all__ = [
+    "DESCRIPTION",
+    "LEDGER_DESCRIPTION",
+    "build_openapi",
+    "document_model",
+    "ledger_openapi_text",
+    "openapi_text",
+]
 
 DESCRIPTION = """\
 The apconform reference implementation as a service. It holds no state:
@@ -46,6 +53,16 @@ rules run first, so a refusal carries the protocol's code and wording (422);
 the body is then checked against its documented schema.
 """
 
+LEDGER_DESCRIPTION = """\
+The routes a server started with `apconform serve --ledger URL` adds to the
+stateless API (whose document is `schemas/openapi.json`): submit a result to
+the results ledger, list and fetch entries, and the implementations x clauses
+matrix. A server without a ledger does not serve them (404). The bodies,
+limits and problem documents are those of the stateless API; a submission is
+verified completely before it is stored, and concurrent submissions form one
+linear chain.
+"""
+
 TAGS = [
     {"name": "service", "description": "Liveness and what this server is."},
     {"name": "conformance", "description": "Vectors, clauses and checking answers."},
@@ -53,6 +70,7 @@ TAGS = [
     {"name": "kit", "description": "The kit's own operations (canonical JSON, bounded loading)."},
     {"name": "apx", "description": "APx 0.1 operations."},
     {"name": "ap1", "description": "AP-1 operations."},
+    {"name": "ledger", "description": "The results ledger (only with --ledger)."},
 ]
 
 
@@ -99,14 +117,16 @@ def _standard_bounds(value: Any) -> None:
             _standard_bounds(child)
 
 
-def build_openapi(app: FastAPI) -> dict[str, Any]:
+def build_openapi(
+    app: FastAPI, *, title: str = "apconform HTTP API", description: str = DESCRIPTION
+) -> dict[str, Any]:
     """The complete OpenAPI document of an app made by :func:`apconform.api.create_app`."""
     document = get_openapi(
-        title="apconform HTTP API",
+        title=title,
         version=__version__,
         openapi_version="3.1.0",
         summary="Conformance kit for AP-1 and APx: the reference implementation over HTTP.",
-        description=DESCRIPTION,
+        description=description,
         routes=app.routes,
         tags=TAGS,
         license_info={"name": "Apache-2.0", "identifier": "Apache-2.0"},
@@ -162,5 +182,17 @@ def openapi_text(app: FastAPI | None = None) -> str:
     if app is None:
         from apconform.api.app import create_app
 
-        app = create_app(load_catalog=False)
+        app = create_app(load_catalog=False, ledger=None)
     return json.dumps(app.openapi(), indent=2, ensure_ascii=False) + "\n"
+
+
+def ledger_openapi_text() -> str:
+    """The OpenAPI document of the ledger routes alone (``schemas/openapi-ledger.json``)."""
+    from apconform.api.routes_ledger import add_ledger_routes
+
+    app = FastAPI(openapi_url=None, docs_url=None, redoc_url=None)
+    add_ledger_routes(app.router)
+    document = build_openapi(
+        app, title="apconform HTTP API: ledger routes", description=LEDGER_DESCRIPTION
+    )
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
