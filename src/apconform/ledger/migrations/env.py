@@ -1,4 +1,4 @@
-"""Alembic's environment: always run on the connection the ledger hands over, never from a URL."""
+"""Alembic's environment, run by Alembic only: migrate on the connection the ledger hands over."""
 
 from __future__ import annotations
 

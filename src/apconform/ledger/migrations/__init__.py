@@ -1,1 +1,0 @@
-"""Alembic migrations of the ledger's tables; run by :mod:`apconform.ledger.schema`."""

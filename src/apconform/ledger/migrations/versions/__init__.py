@@ -1,1 +1,0 @@
-"""One module per revision; each is frozen once released."""
