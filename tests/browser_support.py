@@ -8,7 +8,7 @@ Reusable by any test that looks at a page the kit writes or serves::
         assert view.horizontal_overflow() == 0
         assert view.outside_requests == []
 
-``browser`` is a session fixture (see tests/conftest.py). Every request the
+``browser`` is a module-scoped fixture (see tests/conftest.py). Every request the
 page makes to anything but ``file:``, ``data:`` or ``about:`` is recorded in
 ``outside_requests`` and aborted, so an offline page is proved offline and a
 test never reaches the network. Playwright never downloads a browser here:

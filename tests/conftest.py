@@ -40,9 +40,13 @@ def repo_copy(tmp_path: Path) -> Path:
     return target
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    """A headless system Chromium for the session (see tests/browser_support.py)."""
+    """A headless system Chromium for one test module (see tests/browser_support.py).
+
+    Module scope, not session: while Playwright's synchronous API is open it runs an
+    event loop in the main thread, and tests of other modules call asyncio.run().
+    """
     yield from start_browser()
 
 

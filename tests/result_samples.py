@@ -8,10 +8,12 @@ implementation; the header is not bound by the footer's digest, so it stays a va
 
 from __future__ import annotations
 
+import atexit
 import copy
 import functools
 import io
 import os
+import shutil
 import sys
 import tempfile
 from decimal import Decimal
@@ -77,16 +79,23 @@ def write_report(path: Path, records: list[dict[str, Any]]) -> Path:
 
 
 @functools.cache
-def _ap1_report() -> dict[str, Any]:
+def ap1_run_dir() -> Path:
+    """A sealed, run and scored AP-1 run directory (the demo's), kept until the tests end."""
     from apconform.ap1.demo import demo_step
-    from apconform.core.files import load_path
     from apconform.demo import DemoContext
 
-    with tempfile.TemporaryDirectory(prefix="apconform-ap1-sample-") as folder:
-        context = DemoContext(Path(folder), io.StringIO())
-        assert demo_step(context) == 0
-        path = Path(folder) / "ap1-run" / "report" / "score-report.json"
-        report: dict[str, Any] = load_path(path, limits=RESULT_LIMITS)
+    folder = Path(tempfile.mkdtemp(prefix="apconform-ap1-sample-"))
+    atexit.register(shutil.rmtree, folder, True)
+    assert demo_step(DemoContext(folder, io.StringIO())) == 0
+    return folder / "ap1-run"
+
+
+@functools.cache
+def _ap1_report() -> dict[str, Any]:
+    from apconform.core.files import load_path
+
+    path = ap1_run_dir() / "report" / "score-report.json"
+    report: dict[str, Any] = load_path(path, limits=RESULT_LIMITS)
     return report
 
 

@@ -12,9 +12,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import requests
-from samples import apx
 
 from apconform.ledger import Ledger, verify_ledger
+
+from .samples import apx
 
 
 def _free_port() -> int:

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 from result_samples import PLANTED, conformance_records, write_report
-from samples import apx_result
 
 from apconform.cli import main
 from apconform.core.signing import generate_key_file
 from apconform.ledger import Ledger, verify_ledger
+
+from .samples import apx_result
 
 REFERENCE = "direct:apconform.conformance.reference:adapter"
 
@@ -103,3 +104,20 @@ def test_usage_and_input_errors(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert err.startswith("error APC-LEDGER-UNAVAILABLE") and "s3cret" not in err
     assert "Traceback" not in err
     assert main(["ledger"]) == 2
+
+
+def test_ap1_score_records_the_profile(location: str, tmp_path: Path) -> None:
+    from result_samples import ap1_run_dir
+
+    output = tmp_path / "scored"
+    assert (
+        main(
+            ["ap1", "score", str(ap1_run_dir()), "--output-dir", str(output), "--ledger", location]
+        )
+        == 0
+    )
+    with Ledger.open(location) as ledger:
+        [summary] = ledger.summaries()
+        document = ledger.document(summary["documentSha256"])
+    assert (summary["kind"], summary["model"]) == ("ap1-score-report", "mock-mixed")
+    assert document == json.loads((output / "score-report.json").read_text(encoding="utf-8"))

@@ -7,12 +7,13 @@ import json
 from pathlib import Path
 
 import pytest
-from samples import apx, conformance, profile
 
 from apconform.cli import main
 from apconform.core.errors import ApconformError
 from apconform.core.signing import generate_signing_key
 from apconform.ledger import Ledger, export_records, import_records, verify_ledger
+
+from .samples import apx, conformance, profile
 
 
 def _export(ledger: Ledger, since: int = 1) -> list[bytes]:

@@ -6,15 +6,16 @@ from pathlib import Path
 
 import pytest
 from browser_support import Browser
-from conftest import Ticks
 from result_samples import ap1_report, worsen_invocation
-from samples import PLANTED, apx, conformance, profile
 
 from apconform.cli import main
 from apconform.core.errors import ApconformError
 from apconform.ledger import Ledger, build_matrix, conformance_history, latest_profiles, prepare
 from apconform.ledger.site import write_site
 from apconform.results import ResultKind
+
+from .conftest import Ticks
+from .samples import PLANTED, apx, conformance, profile
 
 
 def _fill(ledger: Ledger) -> None:

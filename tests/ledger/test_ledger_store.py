@@ -6,13 +6,15 @@ import multiprocessing
 from pathlib import Path
 
 import pytest
-from samples import PLANTED, apx, conformance, profile
-from writers import append_many
 
+from apconform.core.canonical import canonical_bytes
 from apconform.core.errors import ApconformError
 from apconform.core.signing import generate_signing_key
 from apconform.ledger import EntryFilter, Ledger, verify_ledger
-from apconform.ledger.entry import ENTRY_VERSION
+from apconform.ledger.entry import ENTRY_VERSION, entry_bytes
+
+from .samples import PLANTED, apx, conformance, profile
+from .writers import append_many
 
 
 def test_entries_are_chained_and_read_back(ledger: Ledger) -> None:
@@ -24,6 +26,9 @@ def test_entries_are_chained_and_read_back(ledger: Ledger) -> None:
     assert second.entry["previous"] == first.digest
     assert third.entry["previous"] == second.digest
     assert first.entry["schemaVersion"] == ENTRY_VERSION
+    for stored in (first, second, third):  # the fast serialiser writes exactly RFC 8785 bytes
+        assert stored.data == canonical_bytes(stored.entry)
+    assert entry_bytes({"b": 1.5, "a": [1e21]}) == canonical_bytes({"b": 1.5, "a": [1e21]})
     assert first.entry["recordedAt"] == "2026-12-01T12:00:01.000Z"
     head = ledger.head()
     assert (head.seq, head.digest) == (3, third.digest)
@@ -62,7 +67,7 @@ def test_listing_filters(ledger: Ledger) -> None:
 def test_the_same_inputs_give_the_same_bytes_on_either_backend(
     ledger: Ledger, tmp_path: Path
 ) -> None:
-    from conftest import Ticks
+    from .conftest import Ticks
 
     submissions = [conformance(), profile(), apx()]
     here = [ledger.append(s).digest for s in submissions]

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from samples import apx, conformance, profile
-from tampering import envelope, tamper
 
 from apconform.cli import main
 from apconform.core.signing import generate_signing_key
 from apconform.ledger import Ledger, verify_ledger
+
+from .samples import apx, conformance, profile
+from .tampering import envelope, tamper
 
 
 def _fill(ledger: Ledger) -> list[str]:
@@ -55,7 +56,7 @@ def test_a_changed_byte_in_a_document_names_its_entry(ledger: Ledger) -> None:
     tamper(
         ledger,
         (
-            "UPDATE ledger_documents SET body = :b WHERE document_sha256 = :d",
+            "UPDATE ledger_documents SET body_zlib = :b WHERE document_sha256 = :d",
             {"b": b'{"AP":10}', "d": digest},
         ),
     )

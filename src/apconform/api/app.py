@@ -74,9 +74,21 @@ async def _on_http(request: Request, exc: Exception) -> Response:
         error = ApconformError(NOT_FOUND, f"no route has the path {request.url.path!r}")
     elif exc.status_code == 405:
         error = ApconformError(METHOD, f"{request.method} is not allowed on {request.url.path!r}")
+        return _problem(request, error, {"Allow": _allowed(request)})
     else:
         error = ApconformError(REQUEST, str(exc.detail))
     return _problem(request, error, exc.headers)
+
+
+def _allowed(request: Request) -> str:
+    """Every method some route serves on the request's path (one path can have several routes,
+    such as GET and POST /v1/ledger/entries; Starlette would name only the first one's)."""
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        pattern = getattr(route, "path_regex", None)
+        if pattern is not None and pattern.match(request.url.path):
+            methods |= set(getattr(route, "methods", None) or ())
+    return ", ".join(sorted(methods))
 
 
 def create_app(

@@ -88,11 +88,17 @@ def record_problems(records: list[dict[str, Any]]) -> list[str]:
     return problems or consistency_problems(records)
 
 
-def consistency_problems(records: list[dict[str, Any]]) -> list[str]:
-    """How schema-valid records disagree with their footer (digest, counts, numbering)."""
+def consistency_problems(
+    records: list[dict[str, Any]], *, cases_sha256: str | None = None
+) -> list[str]:
+    """How schema-valid records disagree with their footer (digest, counts, numbering).
+
+    ``cases_sha256`` is the digest of the case records when the caller has it already.
+    """
     problems = []
     cases, footer = records[1:-1], records[-1]
-    if footer["casesSha256"] != sha256_hex(cases):
+    digest = cases_sha256 if cases_sha256 is not None else sha256_hex(cases)
+    if footer["casesSha256"] != digest:
         problems.append("the case records do not match the footer's casesSha256")
     if footer["counts"] != count_outcomes(cases):
         problems.append("the footer's counts do not match the case records")

@@ -34,7 +34,7 @@ from apconform.ledger.errors import (
     LEDGER_ORDER,
     LEDGER_SIGNATURE,
 )
-from apconform.ledger.store import Ledger, entry_columns
+from apconform.ledger.store import Ledger, document_bytes, entry_columns
 from apconform.ledger.tables import clause_outcomes, documents, entries, protocols, supersessions
 from apconform.models.ledger import LedgerEntry
 
@@ -186,7 +186,7 @@ class _Walker:
             )
         claim = entry["claim"]
         if body is None:
-            report.add(seq, LEDGER_DOCUMENT, f"entry {seq}: its document is missing")
+            report.add(seq, LEDGER_DOCUMENT, f"entry {seq}: its document is missing or unreadable")
         elif sha256_bytes(body) != claim["documentSha256"]:
             report.add(
                 seq, LEDGER_DOCUMENT, f"entry {seq}: its document no longer hashes to the claim's"
@@ -245,7 +245,7 @@ def verify_ledger(
                 break
             wanted = sorted({str(row.document_sha256) for row in rows})
             bodies = {
-                str(r.document_sha256): bytes(r.body)
+                str(r.document_sha256): document_bytes(bytes(r.body_zlib))
                 for r in connection.execute(
                     select(documents).where(documents.c.document_sha256.in_(wanted))
                 )

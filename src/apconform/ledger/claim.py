@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from apconform.core.canonical import canonical_bytes, sha256_bytes
+from apconform.core.canonical import sha256_bytes
 from apconform.core.errors import ApconformError
 from apconform.core.signing import Ed25519Key, sign_document, verify_document
 from apconform.core.validation import validate_document
@@ -95,8 +95,7 @@ def _verified(
             f"the claim says {kind.value} but the document is a {found.value}",
             path="$.claim.kind",
         )
-    check_result(kind, document)
-    data = canonical_bytes(document)
+    data = check_result(kind, document)
     actual = sha256_bytes(data)
     if actual != claim["documentSha256"]:
         raise ApconformError(
@@ -117,8 +116,7 @@ def prepare(
     reason: str | None = None,
 ) -> Submission:
     """Check a result and build its claim (signed with ``key``) in one step, as the CLI does."""
-    check_result(kind, document)
-    data = canonical_bytes(document)
+    data = check_result(kind, document)
     claim = make_claim(kind, sha256_bytes(data), supersedes=supersedes, reason=reason, key=key)
     _check_reason(claim)
     return Submission(claim, kind, document, data)

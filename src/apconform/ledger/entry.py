@@ -8,6 +8,7 @@ any stored byte that changes no longer matches the digest.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -20,6 +21,7 @@ __all__ = [
     "ENTRY_VERSION",
     "StoredEntry",
     "build_entry",
+    "entry_bytes",
     "parse_entry",
     "timestamp",
 ]
@@ -69,8 +71,43 @@ def build_entry(
     }
     if origin is not None:
         entry["origin"] = origin
-    data = canonical_bytes(entry)
+    data = entry_bytes(entry)
     return StoredEntry(entry, data, sha256_bytes(data))
+
+
+def entry_bytes(entry: dict[str, Any]) -> bytes:
+    """The RFC 8785 bytes of an entry, made quickly.
+
+    An entry holds only ASCII member names, strings, integers and null, never a
+    float: for such values JCS is exactly JSON with sorted keys, no spaces and
+    the standard escapes, which the C encoder writes several times faster than
+    the general canonicaliser. Anything else (a float, say) takes the general
+    path; verification re-serialises every entry with the general encoder, so
+    the two can never disagree unnoticed.
+    """
+    if _plain(entry):
+        text = json.dumps(entry, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        return text.encode("utf-8")
+    return canonical_bytes(entry)
+
+
+def _plain(value: Any) -> bool:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is dict:
+            if not all(type(key) is str and key.isascii() for key in item):
+                return False
+            stack.extend(item.values())
+        elif kind is list:
+            stack.extend(item)
+        elif kind is int:
+            if not -(2**53) <= item <= 2**53:
+                return False
+        elif kind is not str and item is not None and kind is not bool:
+            return False
+    return True
 
 
 def parse_entry(data: bytes, *, source: str) -> dict[str, Any]:

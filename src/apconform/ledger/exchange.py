@@ -30,7 +30,14 @@ from apconform.core.validation import validate_document
 from apconform.ledger.claim import Submission, accept_submission
 from apconform.ledger.entry import StoredEntry
 from apconform.ledger.errors import LEDGER_IMPORT, LEDGER_IMPORT_FORK
-from apconform.ledger.store import Head, Ledger, head_of, insert_entry, superseded_target
+from apconform.ledger.store import (
+    Head,
+    Ledger,
+    document_bytes,
+    head_of,
+    insert_entry,
+    superseded_target,
+)
 from apconform.ledger.tables import documents, entries
 from apconform.models.ledger import LedgerRecord
 from apconform.results import RESULT_LIMITS
@@ -67,7 +74,9 @@ def export_records(ledger: Ledger, out: TextIO, *, since: int = 1) -> int:
     while True:
         with ledger.reading() as connection:
             rows = connection.execute(
-                select(entries.c.seq, entries.c.entry_sha256, entries.c.envelope, documents.c.body)
+                select(
+                    entries.c.seq, entries.c.entry_sha256, entries.c.envelope, documents.c.body_zlib
+                )
                 .join(documents, documents.c.document_sha256 == entries.c.document_sha256)
                 .where(entries.c.seq > after)
                 .order_by(entries.c.seq)
@@ -77,7 +86,12 @@ def export_records(ledger: Ledger, out: TextIO, *, since: int = 1) -> int:
             return written
         for row in rows:
             entry = json.loads(bytes(row.envelope))
-            document = json.loads(bytes(row.body))
+            data = document_bytes(bytes(row.body_zlib))
+            if data is None:
+                raise ApconformError(
+                    LEDGER_IMPORT, f"entry {row.seq}: its stored document cannot be read"
+                )
+            document = json.loads(data)
             record = {"entrySha256": row.entry_sha256, "entry": entry, "document": document}
             out.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
             written += 1

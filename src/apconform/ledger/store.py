@@ -9,6 +9,7 @@ stored once per digest; the entry row keeps the facts in indexed columns.
 from __future__ import annotations
 
 import re
+import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -39,7 +40,7 @@ from apconform.ledger.schema import prepare_schema
 from apconform.ledger.tables import clause_outcomes, documents, entries, protocols, supersessions
 from apconform.results import RESULT_LIMITS, result_facts
 
-__all__ = ["Clock", "EntryFilter", "Head", "Ledger"]
+__all__ = ["Clock", "EntryFilter", "Head", "Ledger", "document_bytes"]
 
 Clock = Callable[[], datetime]
 _REF = re.compile(r"#?([1-9][0-9]{0,17})|([0-9a-f]{8,64})")
@@ -213,11 +214,14 @@ class Ledger:
     def document(self, digest: str) -> Any:
         with self.reading() as connection:
             body = connection.execute(
-                select(documents.c.body).where(documents.c.document_sha256 == digest)
+                select(documents.c.body_zlib).where(documents.c.document_sha256 == digest)
             ).scalar_one_or_none()
         if body is None:
             raise ApconformError(LEDGER_UNKNOWN_ENTRY, f"no document has the digest {digest}")
-        return loads(bytes(body), limits=RESULT_LIMITS, source=f"document {digest[:12]}")
+        data = document_bytes(bytes(body))
+        if data is None:
+            raise ApconformError(LEDGER_UNAVAILABLE, f"document {digest[:12]} cannot be read")
+        return loads(data, limits=RESULT_LIMITS, source=f"document {digest[:12]}")
 
     def summaries(
         self, where: EntryFilter | None = None, *, limit: int | None = None, after: int = 0
@@ -295,7 +299,9 @@ def insert_entry(
         select(documents.c.document_sha256).where(documents.c.document_sha256 == digest)
     ).first()
     if known is None:
-        connection.execute(documents.insert().values(document_sha256=digest, body=document))
+        connection.execute(
+            documents.insert().values(document_sha256=digest, body_zlib=zlib.compress(document, 6))
+        )
     connection.execute(entries.insert().values(**entry_columns(entry)))
     verdicts = {item["protocol"]: item["verdict"] for item in index["verdicts"]}
     connection.execute(
@@ -323,6 +329,14 @@ def insert_entry(
             supersessions.insert(),
             [{"seq": entry.seq, "superseded_sha256": target} for target in targets],
         )
+
+
+def document_bytes(stored: bytes) -> bytes | None:
+    """A document's canonical bytes from its stored, compressed form (None if it is damaged)."""
+    try:
+        return zlib.decompress(stored)
+    except zlib.error:
+        return None
 
 
 def entry_columns(entry: StoredEntry) -> dict[str, Any]:

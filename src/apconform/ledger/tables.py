@@ -2,7 +2,8 @@
 
 ``ledger_entries`` holds one row per entry: the entry's canonical bytes and
 digest, the link to the one before, and the facts in indexed columns. The
-documents are stored once per digest in ``ledger_documents``. The other
+documents are stored once per digest in ``ledger_documents``, zlib-compressed
+(their digest is of the canonical bytes, before compression). The other
 tables index what one entry says about protocols, clauses and corrections.
 Triggers refuse every UPDATE and DELETE on all of them.
 """
@@ -60,7 +61,7 @@ documents = Table(
     "ledger_documents",
     metadata,
     Column("document_sha256", String(64), primary_key=True),
-    Column("body", LargeBinary, nullable=False),
+    Column("body_zlib", LargeBinary, nullable=False),
 )
 
 protocols = Table(

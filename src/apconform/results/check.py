@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from apconform.conformance.report_records import consistency_problems
+from apconform.core.canonical import canonical_bytes, sha256_bytes
 from apconform.core.errors import DocumentRefused, Violation, define_code
 from apconform.core.validation import validate_document
 from apconform.models.ap1 import Ap1ScoreReport
@@ -43,7 +44,7 @@ def _shift(violations: list[Violation], index: int) -> list[Violation]:
     return [Violation(v.code, f"$[{index}]" + v.path[1:], v.message, v.hint) for v in violations]
 
 
-def _check_report(records: Any) -> None:
+def _check_report(records: Any) -> bytes:
     if not isinstance(records, list) or len(records) < 2:
         raise DocumentRefused(
             [Violation(RESULT_INCONSISTENT.code, "$", "a report is a header, cases and a footer")],
@@ -67,20 +68,29 @@ def _check_report(records: Any) -> None:
             validate_document(_RECORD_MODELS[wanted], record)
         except DocumentRefused as refused:
             violations.extend(_shift(refused.violations, index))
-    if not violations:
-        violations = [
-            Violation(RESULT_INCONSISTENT.code, f"$[{last}]", problem)
-            for problem in consistency_problems(records)
-        ]
     if violations:
         raise DocumentRefused(violations, what="conformance report")
+    # Each record is serialised once: the report's bytes and the cases' digest share them.
+    parts = [canonical_bytes(record) for record in records]
+    cases_sha256 = sha256_bytes(b"[" + b",".join(parts[1:-1]) + b"]")
+    violations = [
+        Violation(RESULT_INCONSISTENT.code, f"$[{last}]", problem)
+        for problem in consistency_problems(records, cases_sha256=cases_sha256)
+    ]
+    if violations:
+        raise DocumentRefused(violations, what="conformance report")
+    return b"[" + b",".join(parts) + b"]"
 
 
-def check_result(kind: ResultKind, document: Any) -> None:
-    """Raise ``DocumentRefused`` listing every way ``document`` is not a valid ``kind``."""
+def check_result(kind: ResultKind, document: Any) -> bytes:
+    """Raise ``DocumentRefused`` listing every way ``document`` is not a valid ``kind``.
+
+    Returns the document's RFC 8785 bytes, which the check computes on the way.
+    """
     if kind is ResultKind.CONFORMANCE_REPORT:
-        _check_report(document)
-    elif kind is ResultKind.AP1_SCORE_REPORT:
+        return _check_report(document)
+    if kind is ResultKind.AP1_SCORE_REPORT:
         validate_document(Ap1ScoreReport, document, what="AP-1 score report")
     else:
         validate_document(Result, document, what="APx result")
+    return canonical_bytes(document)

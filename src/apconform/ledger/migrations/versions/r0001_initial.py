@@ -52,7 +52,7 @@ def _create_tables() -> None:
     op.create_table(
         "ledger_documents",
         sa.Column("document_sha256", sa.String(64), primary_key=True),
-        sa.Column("body", sa.LargeBinary, nullable=False),
+        sa.Column("body_zlib", sa.LargeBinary, nullable=False),
     )
     op.create_table(
         "ledger_protocols",
@@ -70,7 +70,6 @@ def _create_tables() -> None:
         sa.Column("outcome", sa.String(16), nullable=False),
         sa.Column("cases", sa.Integer, nullable=False),
     )
-    op.create_index("ix_ledger_clause_outcomes_clause", "ledger_clause_outcomes", ["clause"])
     op.create_table(
         "ledger_supersessions",
         sa.Column("seq", sa.BigInteger, sa.ForeignKey("ledger_entries.seq"), primary_key=True),
