@@ -75,7 +75,7 @@ def matrix_section(
     counts = ", ".join(f"{n} {escape(k)}" for k, n in sorted(tally.items()))
     return (
         f'<h2 id="matrix-{escape(matrix["protocol"])}">{escape(matrix["protocol"])}: '
-        f"{len(columns)} implementation(s) × {len(matrix['rows'])} clauses</h2>"
+        f"{len(columns)} implementation(s) \u00d7 {len(matrix['rows'])} clauses</h2>"
         f'<p class="note">Latest report of each implementation that no later entry '
         f"supersedes. Cells: {counts}. A cell links to the clause in that run's report.</p>"
         f'<div class="scroll"><table class="matrix"><thead><tr><th class="clause">Clause</th>'
@@ -186,7 +186,8 @@ def index_page(
 def _summary_cells(item: Mapping[str, Any]) -> str:
     status = ""
     if item["supersededBy"]:
-        status = f'<span class="superseded">superseded by {escape(item["supersededBy"][-1][:12])}</span>'
+        later = escape(item["supersededBy"][-1][:12])
+        status = f'<span class="superseded">superseded by {later}</span>'
     marks = []
     if item.get("regressions"):
         clauses = ", ".join(item["regressions"])
@@ -241,9 +242,13 @@ def _facts_table(summary: Mapping[str, Any], entry: Mapping[str, Any]) -> str:
         rows.append(("Reason", claim["reason"]))
     if summary["supersededBy"]:
         rows.append(("Superseded by", ", ".join(summary["supersededBy"])))
-    return "<table>" + "".join(
-        f"<tr><th>{escape(k)}</th><td><code>{escape(str(v))}</code></td></tr>" for k, v in rows
-    ) + "</table>"
+    return (
+        "<table>"
+        + "".join(
+            f"<tr><th>{escape(k)}</th><td><code>{escape(str(v))}</code></td></tr>" for k, v in rows
+        )
+        + "</table>"
+    )
 
 
 def _conformance_body(records: list[dict[str, Any]], report_href: str | None) -> str:
@@ -271,8 +276,7 @@ def _conformance_body(records: list[dict[str, Any]], report_href: str | None) ->
     )
     more = f"<p>... and {len(failing) - 500} more.</p>" if len(failing) > 500 else ""
     return (
-        link
-        + "<h2>Verdicts</h2><table><thead><tr><th>Protocol</th><th>Pass</th><th>Fail</th>"
+        link + "<h2>Verdicts</h2><table><thead><tr><th>Protocol</th><th>Pass</th><th>Fail</th>"
         f"<th>Errored</th><th>Skipped</th><th>Verdict</th></tr></thead><tbody>{summary}"
         "</tbody></table>"
         + f"<h2>Cases not passing ({len(failing)})</h2>"
@@ -282,9 +286,7 @@ def _conformance_body(records: list[dict[str, Any]], report_href: str | None) ->
 
 def _profile_body(report: dict[str, Any]) -> str:
     rows = "".join(
-        f"<tr><th>{escape(f.dimension)}</th><td>{escape(f.name)}</td>"
-        + _figure_cell(f)
-        + "</tr>"
+        f"<tr><th>{escape(f.dimension)}</th><td>{escape(f.name)}</td>" + _figure_cell(f) + "</tr>"
         for f in profile_figures(report)
     )
     return (

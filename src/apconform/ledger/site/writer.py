@@ -34,7 +34,7 @@ from apconform.ledger.site.pages import (
     matrix_section,
     profiles_section,
 )
-from apconform.ledger.store import EntryFilter, Ledger
+from apconform.ledger.store import Ledger
 
 __all__ = ["MARKER", "SiteWritten", "write_site"]
 
@@ -73,7 +73,11 @@ def _pages(ledger: Ledger) -> dict[str, str]:
         return documents[seq]
 
     names = sorted(
-        {s["implementation"]["name"] for s in summaries.values() if s["kind"] == "conformance-report"}
+        {
+            s["implementation"]["name"]
+            for s in summaries.values()
+            if s["kind"] == "conformance-report"
+        }
     )
     links = {name: f"implementations/{_slug(name)}.html" for name in names}
     matrices = [build_matrix(ledger, protocol) for protocol in matrix_protocols(ledger)]
