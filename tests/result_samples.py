@@ -20,7 +20,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from apconform.conformance.report_records import render_jsonl
+from apconform.conformance.reports.records import render_jsonl
 from apconform.conformance.runner import CheckOptions, run_check
 from apconform.conformance.vectors import load_vectors
 from apconform.results.kinds import RESULT_LIMITS

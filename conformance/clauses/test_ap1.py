@@ -944,6 +944,22 @@ def test_AP1_TR_5(conformance_case: ConformanceCase) -> None:
     conformance_case.check()
 
 
+@pytest.mark.clause("AP1-TR-6")
+def test_AP1_TR_6(conformance_case: ConformanceCase) -> None:
+    """A transcript imported from another harness's record of the run (an Inspect AI log, for
+    example) carries, in its `run-started` record and in every execution record, a
+    `provenance` member that names the source, its version and where in it the record was
+    read, lists what the source does not record, and lists the members derived from the
+    source's parsed form instead of copied from a verbatim recording; a request URL or HTTP
+    status the source did not record is null, never invented. A source record that does not
+    belong to the sealed plan, was run against another seal, or whose tool returns are not
+    the instrument's calculator's returns for the recorded arguments is refused, and a
+    source is imported whole or not at all. An imported execution record is scored as any
+    other; its evidence classes rest on the harness's record, which the provenance states.
+    """
+    conformance_case.check()
+
+
 @pytest.mark.clause("AP1-TRN-1")
 def test_AP1_TRN_1(conformance_case: ConformanceCase) -> None:
     """An automatically matched released figure is TRANSCRIBED-EXACT when it equals the last

@@ -29,7 +29,7 @@ __all__ = ["main", "print_json", "read_document"]
 _GROUPS = (
     "apconform.commands.kit",
     "apconform.apx.cli",
-    "apconform.ap1.cli",
+    "apconform.ap1.cli.instrument",
     "apconform.conformance.cli",
     "apconform.api.cli",
     "apconform.mcp.cli",

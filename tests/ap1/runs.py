@@ -7,8 +7,8 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from apconform.ap1.plan import RunInputs, load_run_inputs
-from apconform.ap1.sealing import write_sealed_run
+from apconform.ap1.inputs.plan import RunInputs, load_run_inputs
+from apconform.ap1.seal.build import write_sealed_run
 
 from .conftest import example_docs
 

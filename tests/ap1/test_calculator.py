@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from apconform.ap1.calculator import CalcResult, Calculator, calculate
-from apconform.ap1.toolcall import run_tool_call
+from apconform.ap1.calculator.evaluator import CalcResult, Calculator, calculate
+from apconform.ap1.run.toolcall import run_tool_call
 
 
 @pytest.mark.parametrize(

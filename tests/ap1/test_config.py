@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from apconform.ap1.config import load_config
+from apconform.ap1.inputs.config import load_config
 from apconform.ap1.refusal import Ap1Refused
 
 

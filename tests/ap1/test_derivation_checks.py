@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from apconform.ap1.derivation import evaluate
-from apconform.ap1.inputs import delivered_context
-from apconform.ap1.plan import RunInputs, load_run_inputs
+from apconform.ap1.inputs.derivations.evaluation import evaluate
+from apconform.ap1.inputs.items import delivered_context
+from apconform.ap1.inputs.plan import RunInputs, load_run_inputs
 from apconform.ap1.refusal import Ap1Refused
 
 

@@ -12,15 +12,15 @@ from typing import Any
 
 import pytest
 
-from apconform.ap1.endpoint import Endpoint
-from apconform.ap1.engine import RunOptions, run_sealed
 from apconform.ap1.masking import Masker, mask_text
 from apconform.ap1.mock import MockEndpoint
-from apconform.ap1.request import build_body
-from apconform.ap1.retry import RetryPolicy, backoff_wait, simulate
-from apconform.ap1.shapes import classify_shape, echoed_sampling
-from apconform.ap1.timing import RateLimiter
-from apconform.ap1.transcript_verify import verify_transcript
+from apconform.ap1.run.endpoint import Endpoint
+from apconform.ap1.run.engine import RunOptions, run_sealed
+from apconform.ap1.run.ratelimit import RateLimiter
+from apconform.ap1.run.request import build_body
+from apconform.ap1.run.retry import RetryPolicy, backoff_wait, simulate
+from apconform.ap1.run.shapes import classify_shape, echoed_sampling
+from apconform.ap1.transcript.verify import verify_transcript
 from apconform.core.errors import ApconformError
 
 from .runs import example_inputs, seal_run

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from apconform.ap1.calculator import calculate
-from apconform.ap1.engine import RunOptions, run_sealed
+from apconform.ap1.calculator.evaluator import calculate
 from apconform.ap1.mock import MockEndpoint
-from apconform.ap1.transcript_verify import verify_transcript
+from apconform.ap1.run.engine import RunOptions, run_sealed
+from apconform.ap1.transcript.verify import verify_transcript
 from apconform.core.errors import ApconformError
 
 from .runs import example_inputs, seal_run
@@ -172,7 +172,7 @@ def test_rate_limit_and_concurrency_are_recorded(tmp_path: Path) -> None:
 
 
 def test_progress_draws_a_bar_on_a_terminal_and_lines_elsewhere() -> None:
-    from apconform.ap1.progress import Progress
+    from apconform.ap1.run.progress import Progress
 
     terminal = io.StringIO()
     bar = Progress(4, 1, terminal, tty=True)

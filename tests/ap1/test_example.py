@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from apconform.ap1.input_files import example_paths, load_inputs
+from apconform.ap1.inputs.files import example_paths, load_inputs
 from apconform.cli import main
 
 

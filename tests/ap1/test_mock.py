@@ -8,10 +8,10 @@ from typing import Any
 
 import requests
 
-from apconform.ap1.calculator import calculate
-from apconform.ap1.inputs import render_user_message
+from apconform.ap1.calculator.evaluator import calculate
+from apconform.ap1.inputs.items import render_user_message
 from apconform.ap1.mock import MODELS, MockEndpoint
-from apconform.ap1.request import build_body, initial_messages
+from apconform.ap1.run.request import build_body, initial_messages
 
 from .runs import example_inputs
 

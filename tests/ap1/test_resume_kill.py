@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
+from apconform.ap1.inputs.plan import plan_cells
 from apconform.ap1.mock import MockEndpoint
-from apconform.ap1.plan import plan_cells
-from apconform.ap1.transcript_verify import verify_transcript
+from apconform.ap1.transcript.verify import verify_transcript
 
 from .runs import example_inputs, inputs_for, seal_run
 

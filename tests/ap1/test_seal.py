@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from apconform.ap1.compat import reference_seal_hashes
-from apconform.ap1.plan import load_run_inputs
-from apconform.ap1.seal_verify import open_sealed_run, verify_seal
-from apconform.ap1.sealing import build_seal, composite_hash, write_sealed_run
+from apconform.ap1.inputs.plan import load_run_inputs
+from apconform.ap1.seal.build import build_seal, composite_hash, write_sealed_run
+from apconform.ap1.seal.reference import reference_seal_hashes
+from apconform.ap1.seal.verify import open_sealed_run, verify_seal
 from apconform.core.canonical import sha256_hex, sha256_text
 from apconform.core.errors import ApconformError
 from apconform.core.signing import generate_signing_key

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from apconform.ap1.transcript import GENESIS, TranscriptWriter, record_hash
-from apconform.ap1.transcript_verify import verify_transcript, verify_transcript_bytes
+from apconform.ap1.transcript.chain import GENESIS, TranscriptWriter, record_hash
+from apconform.ap1.transcript.verify import verify_transcript, verify_transcript_bytes
 from apconform.core.canonical import canonical_text
 
 SEAL = "ab" * 32

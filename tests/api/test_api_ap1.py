@@ -11,7 +11,7 @@ from conftest import call
 from fastapi import FastAPI
 
 from apconform.ap1 import load_run_inputs, verify_seal, write_sealed_run
-from apconform.ap1.sealing import build_seal
+from apconform.ap1.seal.build import build_seal
 from apconform.core.canonical import sha256_hex
 from apconform.core.files import load_path
 from apconform.resources import data_path

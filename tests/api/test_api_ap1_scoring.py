@@ -13,12 +13,12 @@ import pytest
 from conftest import call
 from fastapi import FastAPI
 
-from apconform.ap1.engine import RunOptions, run_sealed
+from apconform.ap1.inputs.plan import load_run_inputs
 from apconform.ap1.mock import MockEndpoint
-from apconform.ap1.plan import load_run_inputs
-from apconform.ap1.sealing import write_sealed_run
-from apconform.api.routes_ap1 import small_ap1_inputs
-from apconform.api.routes_ap1_scoring import PreparedInputsCache, transcript_text
+from apconform.ap1.run.engine import RunOptions, run_sealed
+from apconform.ap1.seal.build import write_sealed_run
+from apconform.api.routes.ap1 import small_ap1_inputs
+from apconform.api.routes.ap1_scoring import PreparedInputsCache, transcript_text
 from apconform.cli import main
 from apconform.core.files import load_path
 from apconform.resources import data_path

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from apconform.api.routes_ap1 import AP1_ROUTES
-from apconform.api.routes_apx import APX_ROUTES
+from apconform.api.routes.ap1 import AP1_ROUTES
+from apconform.api.routes.apx import APX_ROUTES
 
 
 def test_the_api_page_lists_every_typed_route(repo: Path) -> None:

@@ -10,8 +10,8 @@ from conftest import call
 from result_samples import conformance_records
 
 from apconform.api import ApiSettings, create_app
+from apconform.api.app import ledger_openapi_text
 from apconform.api.ledger_service import LedgerService
-from apconform.api.openapi import ledger_openapi_text
 from apconform.core.signing import generate_signing_key
 from apconform.ledger import Ledger, make_claim, prepare, verify_ledger
 from apconform.results import ResultKind

@@ -45,12 +45,12 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from apconform.ap1.engine import RunOptions, run_sealed
-from apconform.ap1.input_files import example_paths
+from apconform.ap1.inputs.files import example_paths
+from apconform.ap1.inputs.plan import load_run_inputs, plan_cells
 from apconform.ap1.mock import MockEndpoint
-from apconform.ap1.plan import load_run_inputs, plan_cells
+from apconform.ap1.run.engine import RunOptions, run_sealed
 from apconform.ap1.rundir import INPUT_FILES
-from apconform.ap1.sealing import build_seal, write_sealed_run
+from apconform.ap1.seal.build import build_seal, write_sealed_run
 from apconform.core.canonical import canonical_text
 from apconform.core.files import load_path
 

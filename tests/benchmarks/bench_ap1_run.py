@@ -21,12 +21,12 @@ from pathlib import Path
 
 import requests
 
-from apconform.ap1.engine import RunOptions, run_sealed
-from apconform.ap1.input_files import example_paths
+from apconform.ap1.inputs.files import example_paths
+from apconform.ap1.inputs.plan import load_run_inputs
 from apconform.ap1.mock import MockEndpoint
-from apconform.ap1.plan import load_run_inputs
-from apconform.ap1.sealing import write_sealed_run
-from apconform.ap1.transcript_verify import verify_transcript
+from apconform.ap1.run.engine import RunOptions, run_sealed
+from apconform.ap1.seal.build import write_sealed_run
+from apconform.ap1.transcript.verify import verify_transcript
 from apconform.core.files import load_path
 
 LATENCY_MS = 100

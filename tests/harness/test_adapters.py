@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from apconform.conformance.adapters import open_adapter
+from apconform.conformance.adapters.targets import open_adapter
 from apconform.conformance.runner import CheckOptions, CheckRun, run_check
 from apconform.core.errors import ApconformError
 

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from apconform.conformance.http_adapter import operation_url
+from apconform.conformance.adapters.http import operation_url
 from apconform.conformance.operations import get_operation
 from apconform.conformance.reference import describe
 from apconform.conformance.runner import CheckOptions, run_check

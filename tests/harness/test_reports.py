@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from apconform.conformance.report_records import read_jsonl, record_problems
-from apconform.conformance.reports import render, write_badges
+from apconform.conformance.reports.formats import render, write_badges
+from apconform.conformance.reports.records import read_jsonl, record_problems
 from apconform.conformance.runner import CheckOptions, CheckRun, run_check
 from apconform.conformance.schemas import json_schema_validator
 from apconform.core.canonical import sha256_hex

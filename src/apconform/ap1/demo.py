@@ -11,14 +11,14 @@ from collections import Counter
 from decimal import Decimal
 from pathlib import Path
 
-from apconform.ap1.engine import RunOptions, run_sealed
-from apconform.ap1.input_files import example_paths, load_inputs
+from apconform.ap1.inputs.files import example_paths, load_inputs
 from apconform.ap1.mock import MockEndpoint
 from apconform.ap1.mock.signatures import signatures
+from apconform.ap1.run.engine import RunOptions, run_sealed
 from apconform.ap1.scoring import compare_reports, score_run
-from apconform.ap1.seal_verify import verify_seal
-from apconform.ap1.sealing import write_sealed_run
-from apconform.ap1.transcript_verify import verify_transcript
+from apconform.ap1.seal.build import write_sealed_run
+from apconform.ap1.seal.verify import verify_seal
+from apconform.ap1.transcript.verify import verify_transcript
 from apconform.demo import DemoContext
 
 __all__ = ["demo_step"]

@@ -6,9 +6,9 @@ registered operation ``<protocol>.<name>`` is served at
 with the kit's stable error code.
 """
 
-from apconform.api.app import OPENAPI_PATH, create_app
-from apconform.api.openapi import build_openapi, openapi_text
-from apconform.api.routes_operations import ANSWERS, operation_path
+from apconform.api.app import OPENAPI_PATH, create_app, openapi_text
+from apconform.api.openapi import build_openapi
+from apconform.api.routes.operations import ANSWERS, operation_path
 from apconform.api.routing import read_json, route_doc
 from apconform.api.settings import ApiSettings
 

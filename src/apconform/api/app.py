@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -14,7 +15,7 @@ from starlette.responses import Response
 from apconform.api.catalog import Catalog
 from apconform.api.guard import RequestGuard, request_id_of
 from apconform.api.ledger_service import LedgerService
-from apconform.api.openapi import build_openapi
+from apconform.api.openapi import LEDGER_DESCRIPTION, build_openapi
 from apconform.api.problems import (
     METHOD,
     NOT_FOUND,
@@ -24,20 +25,20 @@ from apconform.api.problems import (
     dump_json,
     problem_body,
 )
-from apconform.api.routes_ap1 import AP1_ROUTES
-from apconform.api.routes_ap1_scoring import AP1_SCORING_ROUTES
-from apconform.api.routes_apx import APX_ROUTES
-from apconform.api.routes_conformance import add_conformance_routes
-from apconform.api.routes_documents import add_document_routes
-from apconform.api.routes_ledger import add_ledger_routes
-from apconform.api.routes_operations import add_operation_routes
+from apconform.api.routes.ap1 import AP1_ROUTES
+from apconform.api.routes.ap1_scoring import AP1_SCORING_ROUTES
+from apconform.api.routes.apx import APX_ROUTES
+from apconform.api.routes.conformance import add_conformance_routes
+from apconform.api.routes.documents import add_document_routes
+from apconform.api.routes.ledger import add_ledger_routes
+from apconform.api.routes.operations import add_operation_routes
 from apconform.api.routing import JsonResponse
 from apconform.api.settings import ApiSettings
 from apconform.api.typed import add_typed_routes
 from apconform.core.errors import ApconformError, DocumentRefused, Violation
 from apconform.core.jsonpath import format_path
 
-__all__ = ["OPENAPI_PATH", "create_app"]
+__all__ = ["OPENAPI_PATH", "create_app", "ledger_openapi_text", "openapi_text"]
 
 OPENAPI_PATH = "/v1/openapi.json"
 FROM_ENV = "from-environment"
@@ -156,3 +157,20 @@ def create_app(
     app.add_route(OPENAPI_PATH, openapi_document, include_in_schema=False)
     app.add_middleware(RequestGuard, settings=config)
     return app
+
+
+def openapi_text(app: FastAPI | None = None) -> str:
+    """The OpenAPI document as the deterministic text committed in ``schemas/openapi.json``."""
+    if app is None:
+        app = create_app(load_catalog=False, ledger=None)
+    return json.dumps(app.openapi(), indent=2, ensure_ascii=False) + "\n"
+
+
+def ledger_openapi_text() -> str:
+    """The OpenAPI document of the ledger routes alone (``schemas/openapi-ledger.json``)."""
+    app = FastAPI(openapi_url=None, docs_url=None, redoc_url=None)
+    add_ledger_routes(app.router)
+    document = build_openapi(
+        app, title="apconform HTTP API: ledger routes", description=LEDGER_DESCRIPTION
+    )
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"

@@ -99,7 +99,7 @@ def _ledger_service(args: argparse.Namespace) -> Any:
 
 
 def _cmd_openapi(args: argparse.Namespace) -> int:
-    from apconform.api.openapi import openapi_text
+    from apconform.api.app import openapi_text
 
     text = openapi_text()
     if args.output in (None, "-"):

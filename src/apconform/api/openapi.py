@@ -11,7 +11,6 @@ committed ``schemas/openapi.json``.
 from __future__ import annotations
 
 import importlib
-import json
 from typing import Any
 
 from fastapi import FastAPI
@@ -23,14 +22,7 @@ from apconform import __version__
 from apconform.api.routing import model_ref, registered_models
 from apconform.core.errors import UsageError
 
-__all__ = [
-    "DESCRIPTION",
-    "LEDGER_DESCRIPTION",
-    "build_openapi",
-    "document_model",
-    "ledger_openapi_text",
-    "openapi_text",
-]
+__all__ = ["DESCRIPTION", "LEDGER_DESCRIPTION", "build_openapi", "document_model"]
 
 DESCRIPTION = """\
 The apconform reference implementation as a service. It holds no state:
@@ -175,24 +167,3 @@ def _refs(value: Any) -> set[str]:
         elif isinstance(item, list):
             stack.extend(item)
     return found
-
-
-def openapi_text(app: FastAPI | None = None) -> str:
-    """The OpenAPI document as the deterministic text committed in ``schemas/openapi.json``."""
-    if app is None:
-        from apconform.api.app import create_app
-
-        app = create_app(load_catalog=False, ledger=None)
-    return json.dumps(app.openapi(), indent=2, ensure_ascii=False) + "\n"
-
-
-def ledger_openapi_text() -> str:
-    """The OpenAPI document of the ledger routes alone (``schemas/openapi-ledger.json``)."""
-    from apconform.api.routes_ledger import add_ledger_routes
-
-    app = FastAPI(openapi_url=None, docs_url=None, redoc_url=None)
-    add_ledger_routes(app.router)
-    document = build_openapi(
-        app, title="apconform HTTP API: ledger routes", description=LEDGER_DESCRIPTION
-    )
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"

@@ -36,7 +36,7 @@ def _outputs(formats: list[str], outputs: list[str]) -> list[tuple[str, Path | N
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
-    from apconform.conformance.reports import render, sign_report, write_badges
+    from apconform.conformance.reports.formats import render, sign_report, write_badges
     from apconform.conformance.runner import CheckOptions, run_check
     from apconform.core.signing import load_signing_key
     from apconform.ledger.recording import record_result
@@ -146,7 +146,7 @@ def _cmd_manifest(args: argparse.Namespace) -> int:
 
 
 def _cmd_report_verify(args: argparse.Namespace) -> int:
-    from apconform.conformance.reports import verify_report
+    from apconform.conformance.reports.formats import verify_report
 
     verified = verify_report(
         Path(args.report),
@@ -160,8 +160,8 @@ def _cmd_report_verify(args: argparse.Namespace) -> int:
 
 
 def _cmd_report_render(args: argparse.Namespace) -> int:
-    from apconform.conformance.report_records import REPORT_INVALID, read_jsonl, record_problems
-    from apconform.conformance.reports import render
+    from apconform.conformance.reports.formats import render
+    from apconform.conformance.reports.records import REPORT_INVALID, read_jsonl, record_problems
     from apconform.core.errors import ApconformError
 
     records = read_jsonl(Path(args.report))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from apconform.conformance.reports import render, write_badges
+from apconform.conformance.reports.formats import render, write_badges
 from apconform.conformance.runner import CheckOptions, run_check
 from apconform.demo import DemoContext
 

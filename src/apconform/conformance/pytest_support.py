@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 
-from apconform.conformance.adapters import open_adapter
+from apconform.conformance.adapters.targets import open_adapter
 from apconform.conformance.clauses import ClauseIndex, load_clause_registry
 from apconform.conformance.manifest import verify_manifest
 from apconform.conformance.protocol import Reply
-from apconform.conformance.report_text import case_reason
+from apconform.conformance.reports.text import case_reason
 from apconform.conformance.runner import CheckOptions, case_record
 from apconform.conformance.summary import EXECUTED, must_clauses
 from apconform.conformance.vectors import LoadedVector, load_vectors

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from apconform import __version__
-from apconform.conformance.adapters import Adapter, open_adapter
+from apconform.conformance.adapters.base import Adapter
+from apconform.conformance.adapters.targets import open_adapter
 from apconform.conformance.clauses import ClauseIndex, load_clause_registry
 from apconform.conformance.compare import match_answer, match_refusal
 from apconform.conformance.manifest import verify_manifest

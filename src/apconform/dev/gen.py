@@ -260,7 +260,7 @@ def _no_direct_build(root: Path) -> dict[str, str]:
 
 def build_openapi(root: Path) -> dict[str, str]:
     """The HTTP API's OpenAPI document and its Markdown rendering for the docs site."""
-    from apconform.api.openapi import ledger_openapi_text, openapi_text
+    from apconform.api.app import ledger_openapi_text, openapi_text
     from apconform.api.openapi_docs import openapi_markdown
 
     text, ledger = openapi_text(), ledger_openapi_text()

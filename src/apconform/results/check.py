@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from apconform.conformance.report_records import consistency_problems
+from apconform.conformance.reports.records import consistency_problems
 from apconform.core.canonical import canonical_bytes, sha256_bytes
 from apconform.core.errors import DocumentRefused, Violation, define_code
 from apconform.core.validation import validate_document

@@ -12,7 +12,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from apconform.conformance.report_records import read_jsonl
+from apconform.conformance.reports.records import read_jsonl
 from apconform.core.errors import ApconformError, define_code
 from apconform.core.files import load_path
 from apconform.core.jsonload import Limits

@@ -7,20 +7,29 @@ import socket
 import time
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from apconform.ap1.mock.personas import PERSONAS
-from apconform.ap1.wire import parse_body
+from apconform.ap1.run.wire import parse_body
 
-if TYPE_CHECKING:
-    from apconform.ap1.mock.server import MockEndpoint
+__all__ = ["Reply", "Responder", "make_handler"]
 
-__all__ = ["make_handler"]
+Reply = tuple[int, dict[str, str], bytes, float]
+"""Status, headers, body and the seconds to wait before sending it."""
+
+
+class Responder(Protocol):
+    """What the HTTP side needs of the endpoint: a reply to a body, and an error reply."""
+
+    def handle(self, body: Any) -> Reply: ...
+
+    def error_reply(self, status: int, message: str) -> Reply: ...
+
 
 _MAX_BODY = 8 * 1024 * 1024
 
 
-def make_handler(endpoint: MockEndpoint) -> type[BaseHTTPRequestHandler]:
+def make_handler(endpoint: Responder) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
         server_version = "apconform-mock"
@@ -52,21 +61,21 @@ def make_handler(endpoint: MockEndpoint) -> type[BaseHTTPRequestHandler]:
                     200, {"Content-Type": "application/json"}, json.dumps(body).encode(), 0.0
                 )
             else:
-                self._send(*endpoint._error(404, f"no such path {self.path}"))
+                self._send(*endpoint.error_reply(404, f"no such path {self.path}"))
 
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
             if self.path.rstrip("/") != "/v1/chat/completions":
-                self._send(*endpoint._error(404, f"no such path {self.path}"))
+                self._send(*endpoint.error_reply(404, f"no such path {self.path}"))
                 return
             if length > _MAX_BODY:
-                self._send(*endpoint._error(413, "the request body is too large"))
+                self._send(*endpoint.error_reply(413, "the request body is too large"))
                 return
             raw = self.rfile.read(length)
             try:
                 body = parse_body(raw)
             except Exception:
-                self._send(*endpoint._error(400, "the request body is not JSON"))
+                self._send(*endpoint.error_reply(400, "the request body is not JSON"))
                 return
             self._send(*endpoint.handle(body))
 

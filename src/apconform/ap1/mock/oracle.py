@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from apconform.ap1.derivation import evaluate, input_kind, input_ref
-from apconform.ap1.inputs import DeliveredContext, delivered_context
+from apconform.ap1.inputs.derivations.evaluation import evaluate, input_kind, input_ref
+from apconform.ap1.inputs.items import DeliveredContext, delivered_context
+from apconform.ap1.inputs.plan import RunInputs
 from apconform.ap1.numbers import arithmetic_context, format_decimal, quantise
-from apconform.ap1.plan import RunInputs
 from apconform.models.ap1 import DerivationStep, ItemDerivation, QuestionItem
 
 __all__ = ["ItemKnowledge", "Oracle"]

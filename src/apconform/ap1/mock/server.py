@@ -20,11 +20,11 @@ from decimal import Decimal
 from http.server import ThreadingHTTPServer
 from typing import Any
 
+from apconform.ap1.inputs.plan import RunInputs
 from apconform.ap1.mock.http import make_handler
 from apconform.ap1.mock.oracle import Oracle
 from apconform.ap1.mock.personas import CODES, PERSONAS, Conversation, Turn, play, read_conversation
-from apconform.ap1.plan import RunInputs
-from apconform.ap1.wire import dump
+from apconform.ap1.run.wire import dump
 
 __all__ = ["MODELS", "MockEndpoint"]
 
@@ -132,10 +132,12 @@ class MockEndpoint:
             or not isinstance(body.get("messages"), list)
             or not body["messages"]
         ):
-            return self._error(400, "the body must be an object with a non-empty messages list")
+            return self.error_reply(
+                400, "the body must be an object with a non-empty messages list"
+            )
         model = body.get("model")
         if model not in MODELS:
-            return self._error(
+            return self.error_reply(
                 404,
                 f"model {model!r} does not exist; try one of {', '.join(MODELS)}",
                 "model_not_found",
@@ -210,12 +212,12 @@ class MockEndpoint:
         with self._lock:
             self.served[f"fault-{kind}"] += 1
         if kind == "429":
-            status, headers, body, wait = self._error(
+            status, headers, body, wait = self.error_reply(
                 429, "rate limit reached (injected)", "rate_limit_exceeded"
             )
             return status, {**headers, "Retry-After": "0"}, body, wait
         if kind in ("500", "503"):
-            return self._error(int(kind), "the server had an error (injected)", "server_error")
+            return self.error_reply(int(kind), "the server had an error (injected)", "server_error")
         if kind == "garbage":
             return (
                 200,
@@ -225,9 +227,10 @@ class MockEndpoint:
             )
         return 200, {"Content-Type": "application/json"}, b"{}", self.stall  # timeout
 
-    def _error(
+    def error_reply(
         self, status: int, message: str, code: str = "invalid_request"
     ) -> tuple[int, dict[str, str], bytes, float]:
+        """An error in the shape OpenAI-compatible endpoints use, sent after the latency."""
         body = {
             "error": {
                 "message": message,

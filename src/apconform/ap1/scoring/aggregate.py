@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from apconform.ap1.scoring.execution import ExecutionScore
-from apconform.ap1.scoring.operation import WRONG
+from apconform.ap1.scoring.measures.operation import WRONG
 
 __all__ = ["Accumulator", "Cell"]
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from apconform.ap1.plan import load_run_inputs
+from apconform.ap1.inputs.plan import load_run_inputs
 from apconform.ap1.scoring.context import ScoringInputs, scoring_inputs
 from apconform.ap1.scoring.execution import score_record
-from apconform.ap1.scoring.rescore import Rescorer, ScoreReport, rescore_records
+from apconform.ap1.scoring.rescoring import Rescorer, ScoreReport, rescore_records
 from apconform.core.canonical import sha256_text
 
 __all__ = ["prepare_inputs", "rescore", "rescore_bytes", "score_execution"]

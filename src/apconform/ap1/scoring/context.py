@@ -14,10 +14,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from apconform.ap1.derivation import evaluate
-from apconform.ap1.inputs import DeliveredContext, delivered_context
+from apconform.ap1.inputs.derivations.evaluation import evaluate
+from apconform.ap1.inputs.items import DeliveredContext, delivered_context
+from apconform.ap1.inputs.plan import RunInputs
 from apconform.ap1.numbers import arithmetic_context, parse_decimal_text, quantise
-from apconform.ap1.plan import RunInputs
 
 __all__ = [
     "TRANSFORMATIONS",

@@ -15,29 +15,29 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from apconform.ap1.calc_parse import CalcSyntaxError
-from apconform.ap1.scoring.accuracy import score_accuracy
-from apconform.ap1.scoring.answers import compose_answer
+from apconform.ap1.calculator.grammar import CalcSyntaxError
 from apconform.ap1.scoring.context import ItemContext, Rules, ScoringInputs
-from apconform.ap1.scoring.expression import analyse
-from apconform.ap1.scoring.figures import UNMEASURABLE, FigureResult, identify_figure
-from apconform.ap1.scoring.invocation import classify_invocation
-from apconform.ap1.scoring.operation import CallOperation, classify_call, classify_session
-from apconform.ap1.scoring.provenance import (
+from apconform.ap1.scoring.measures.accuracy import score_accuracy
+from apconform.ap1.scoring.measures.answers import compose_answer
+from apconform.ap1.scoring.measures.expression import analyse
+from apconform.ap1.scoring.measures.figures import UNMEASURABLE, FigureResult, identify_figure
+from apconform.ap1.scoring.measures.invocation import classify_invocation
+from apconform.ap1.scoring.measures.operation import CallOperation, classify_call, classify_session
+from apconform.ap1.scoring.measures.provenance import (
     EarlierReturn,
     InvocationProvenance,
     execution_outcome,
     resolve_invocation,
 )
+from apconform.ap1.scoring.measures.reproducibility import parameter_echo
+from apconform.ap1.scoring.measures.tokens import Token, TokenAmbiguity, extract_tokens
+from apconform.ap1.scoring.measures.transcription import check_coverage, check_transcription
 from apconform.ap1.scoring.record import (
     ExecutionView,
     RecordUnreadable,
     ToolCallView,
     read_execution,
 )
-from apconform.ap1.scoring.reproducibility import parameter_echo
-from apconform.ap1.scoring.tokens import Token, TokenAmbiguity, extract_tokens
-from apconform.ap1.scoring.transcription import check_coverage, check_transcription
 from apconform.core.errors import ApconformError, define_code
 
 __all__ = [

@@ -19,19 +19,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from apconform.ap1.plan import load_run_inputs
+from apconform.ap1.inputs.files import read_text_file
+from apconform.ap1.inputs.plan import load_run_inputs
 from apconform.ap1.rundir import INPUT_FILES, SEAL_FILE, TRANSCRIPT_FILE
-from apconform.ap1.scoring.adjudication_sheets import (
+from apconform.ap1.scoring.adjudication.sheets import (
     sheet_csv_chunks,
     sheet_html_chunks,
     sheet_key,
 )
 from apconform.ap1.scoring.context import scoring_inputs
-from apconform.ap1.scoring.html_report import render_html
-from apconform.ap1.scoring.markdown import render_markdown
 from apconform.ap1.scoring.parallel import auto_jobs, stream_parallel
-from apconform.ap1.scoring.rescore import Rescorer, ScoreReport, execution_line
-from apconform.ap1.seal_verify import read_text_file
+from apconform.ap1.scoring.report.html import render_html
+from apconform.ap1.scoring.report.markdown import render_markdown
+from apconform.ap1.scoring.rescoring import Rescorer, ScoreReport, execution_line
 from apconform.core.canonical import sha256_text
 from apconform.core.errors import ApconformError, DocumentRefused, define_code
 from apconform.core.files import load_path

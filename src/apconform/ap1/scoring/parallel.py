@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from apconform.ap1.scoring.context import ScoringInputs
-from apconform.ap1.scoring.rescore import Rescorer, Stretch, execution_line
+from apconform.ap1.scoring.rescoring import Rescorer, Stretch, execution_line
 
 __all__ = ["PARALLEL_MIN_BYTES", "auto_jobs", "stream_parallel"]
 

@@ -1,0 +1,10 @@
+"""``apconform ap1``: seal, run, verify, score, rescore, adjudicate, serve-mock.
+
+Thin over the library; may import every other part of ``apconform.ap1``.
+"""
+
+from __future__ import annotations
+
+from apconform.ap1.cli.instrument import register
+
+__all__ = ["register"]

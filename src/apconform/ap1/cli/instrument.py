@@ -1,0 +1,271 @@
+"""`apconform ap1`: seal, run, verify, score, rescore, adjudicate, serve-mock.
+
+Thin over the library.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Any
+
+from apconform.ap1.cli.importing import register_import
+from apconform.ap1.cli.scoring import register_scoring
+from apconform.cli import print_json
+from apconform.core.errors import UsageError
+
+__all__ = ["register"]
+
+
+def _input_paths(args: argparse.Namespace) -> Any:
+    from apconform.ap1.inputs.files import InputPaths, example_paths
+
+    if args.example:
+        return example_paths()
+    if args.inputs is None and args.config is None:
+        return None
+    folder = Path(args.inputs) if args.inputs else None
+
+    def pick(value: str | None, name: str) -> Path:
+        if value is not None:
+            return Path(value)
+        if folder is None:
+            raise UsageError(f"--{name.replace('_', '-')} is needed (or --inputs DIR)")
+        return folder / f"{name}.json"
+
+    if args.ap1_text is None:
+        raise UsageError("--ap1-text FILE is needed: the AP-1 text the run is sealed against")
+    return InputPaths(
+        pick(args.config, "config"),
+        pick(args.fixture, "fixture"),
+        pick(args.questions, "questions"),
+        pick(args.derivations, "derivations"),
+        Path(args.ap1_text),
+    )
+
+
+def _seal(args: argparse.Namespace, paths: Any) -> dict[str, Any]:
+    from apconform.ap1.inputs.files import load_inputs
+    from apconform.ap1.seal.build import write_sealed_run
+    from apconform.core.signing import load_signing_key
+
+    inputs = load_inputs(paths, endpoint=args.endpoint, model=args.model)
+    key = load_signing_key(Path(args.sign_key)) if getattr(args, "sign_key", None) else None
+    record = write_sealed_run(Path(args.output_dir), inputs, sign_key=key)
+    print(f"sealed {args.output_dir}: seal {record['sealHash']}")
+    plan = record["plan"]
+    print(
+        f"  plan: {plan['cells']} cells ({plan['derivableItems']} items x 2 conditions x "
+        f"{plan['repeats']} repeats, {plan['voidItems']} VOID items); endpoint "
+        f"{inputs.config.model.endpoint.url}, model {inputs.config.model.endpoint.model}"
+    )
+    return record
+
+
+def _cmd_seal(args: argparse.Namespace) -> int:
+    paths = _input_paths(args)
+    if paths is None:
+        raise UsageError("give the inputs: --inputs DIR, --config/--fixture/... or --example")
+    _seal(args, paths)
+    return 0
+
+
+def _rate(text: str | None) -> Decimal | None:
+    if text is None:
+        return None
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        raise UsageError(f"--rate-limit {text!r} is not a number") from None
+    if not value.is_finite() or value <= 0:
+        raise UsageError("--rate-limit must be above 0 (requests per second)")
+    return value
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from apconform.ap1.run.engine import RunOptions, run_sealed
+
+    if args.concurrency < 1:
+        raise UsageError("--concurrency must be at least 1")
+    if args.resume:
+        if args.output_dir or _input_paths(args) is not None or args.endpoint or args.model:
+            raise UsageError(
+                "--resume takes only the run directory (and --concurrency, --rate-limit)"
+            )
+        run_dir = Path(args.resume)
+    else:
+        if not args.output_dir:
+            raise UsageError("give --output-dir DIR (a new directory, or a sealed one not yet run)")
+        run_dir = Path(args.output_dir)
+        paths = _input_paths(args)
+        if paths is not None:
+            _seal(args, paths)
+        elif args.endpoint or args.model:
+            raise UsageError(
+                "--endpoint and --model apply when sealing; a sealed run cannot change them"
+            )
+    started = time.perf_counter()
+    result = run_sealed(
+        run_dir,
+        RunOptions(
+            concurrency=args.concurrency,
+            rate_limit=_rate(args.rate_limit),
+            resume=bool(args.resume),
+        ),
+    )
+    counts = ", ".join(f"{k} {v}" for k, v in sorted(result.statuses.items())) or "none"
+    if result.already_finished:
+        print(f"{run_dir}: the run is already complete ({result.planned} cells: {counts})")
+        return 0
+    recorded = result.recorded_before + result.executed_now
+    print(
+        f"{run_dir}: {recorded}/{result.planned} cells recorded ({result.executed_now} now) in "
+        f"{time.perf_counter() - started:.1f} s: {counts}"
+    )
+    print(f"  transcript: {run_dir / 'transcript.jsonl'}")
+    if result.interrupted:
+        print(f"  interrupted; continue with: apconform ap1 run --resume {run_dir}")
+        return 130
+    return 0
+
+
+def _cmd_verify_seal(args: argparse.Namespace) -> int:
+    from apconform.ap1.seal.verify import verify_seal
+
+    findings, _ = verify_seal(Path(args.run_dir), trusted_keys=args.trusted_key or None)
+    fatal = [f for f in findings if f.fatal]
+    if args.json:
+        print_json({"valid": not fatal, "findings": [f.to_dict() for f in findings]})
+    else:
+        for f in findings:
+            print(f"{'MISMATCH' if f.fatal else 'note'} {f.component}: {f.message}")
+        print(f"seal of {args.run_dir}: " + ("does NOT verify" if fatal else "verifies"))
+    return 1 if fatal else 0
+
+
+def _cmd_verify_transcript(args: argparse.Namespace) -> int:
+    from apconform.ap1.transcript.verify import verify_transcript
+    from apconform.core.files import load_path
+
+    target = Path(args.path)
+    path = target / "transcript.jsonl" if target.is_dir() else target
+    seal_file = path.parent / "seal.json"
+    seal = load_path(seal_file) if seal_file.is_file() else None
+    seal_hash = seal.get("sealHash") if isinstance(seal, dict) else None
+    if not path.is_file():
+        raise UsageError(f"{path} is not a transcript file")
+    report = verify_transcript(path, seal_hash=seal_hash)
+    planned = int(seal["plan"]["cells"]) if isinstance(seal, dict) else None
+    if args.json:
+        print_json(
+            {
+                "valid": report.ok,
+                "records": len(report.records),
+                "cellsRecorded": len(report.cells),
+                "cellsPlanned": planned,
+                "finished": report.finished,
+                "problems": [p.to_dict() for p in report.problems],
+            }
+        )
+    else:
+        for problem in report.problems:
+            print(problem)
+        state = "finished" if report.finished else "not finished (resume to complete it)"
+        of = f" of {planned}" if planned is not None else ""
+        print(
+            f"{path}: {len(report.records)} records, {len(report.cells)}{of} cells, {state}; "
+            + ("chain verifies" if report.ok else f"{len(report.problems)} problem(s)")
+        )
+    return 0 if report.ok else 1
+
+
+def _cmd_serve_mock(args: argparse.Namespace) -> int:
+    from apconform.ap1.inputs.files import example_paths, load_inputs
+    from apconform.ap1.mock import MODELS, PERSONAS, MockEndpoint
+
+    paths = _input_paths(args) or example_paths()
+    inputs = load_inputs(paths)
+    mock = MockEndpoint(
+        inputs,
+        port=args.port,
+        latency=Decimal(args.latency_ms) / 1000,
+        seed=args.seed,
+        stall_seconds=Decimal(args.stall_seconds),
+    )
+    print(f"built-in endpoint on {mock.url} (seed {args.seed}, latency {args.latency_ms} ms)")
+    for model in MODELS:
+        print(f"  {model:24} {PERSONAS[model[5:]]}")
+    print("stop with Ctrl-C", flush=True)
+    try:
+        mock.serve_forever()
+    except KeyboardInterrupt:
+        print("stopped")
+    finally:
+        mock.stop()
+    return 0
+
+
+def _inputs_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("inputs (for sealing)")
+    group.add_argument("--example", action="store_true", help="use the built-in worked example")
+    group.add_argument(
+        "--inputs",
+        help="folder holding config.json, fixture.json, questions.json, derivations.json",
+    )
+    group.add_argument("--config", help="run configuration (JSON)")
+    group.add_argument("--fixture", help="fixture (JSON)")
+    group.add_argument("--questions", help="question set (JSON)")
+    group.add_argument("--derivations", help="derivations (JSON)")
+    group.add_argument("--ap1-text", help="the AP-1 text the run is sealed against")
+    group.add_argument("--endpoint", help="replace the configured endpoint URL before sealing")
+    group.add_argument("--model", help="replace the configured model before sealing")
+
+
+def register(subparsers: Any) -> None:
+    """Add `apconform ap1 ...`."""
+    ap1 = subparsers.add_parser("ap1", help="the AP-1 instrument: seal, run, verify and score")
+    commands = ap1.add_subparsers(dest="ap1_command", metavar="COMMAND", parser_class=type(ap1))
+    ap1.set_defaults(handler=lambda _args: (ap1.print_help(), 2)[1])
+
+    seal = commands.add_parser("seal", help="seal the inputs into a new run directory")
+    _inputs_arguments(seal)
+    seal.add_argument("--output-dir", required=True, help="the new run directory")
+    seal.add_argument("--sign-key", help="Ed25519 key file to sign the seal with")
+    seal.set_defaults(handler=_cmd_seal)
+
+    run = commands.add_parser(
+        "run", help="run a sealed run (sealing it first when inputs are given)"
+    )
+    _inputs_arguments(run)
+    run.add_argument("--output-dir", help="the run directory (new, or sealed and not yet run)")
+    run.add_argument("--resume", metavar="RUN_DIR", help="continue a run that stopped")
+    run.add_argument("--concurrency", type=int, default=4, help="executions at once (default 4)")
+    run.add_argument("--rate-limit", help="at most this many requests per second")
+    run.add_argument("--sign-key", help="Ed25519 key file to sign the seal with")
+    run.set_defaults(handler=_cmd_run)
+
+    verify_seal = commands.add_parser(
+        "verify-seal", help="recompute a run's seal; name each mismatch"
+    )
+    verify_seal.add_argument("run_dir")
+    verify_seal.add_argument("--trusted-key", action="append", help="public key (hex) to trust")
+    verify_seal.add_argument("--json", action="store_true", help="print the findings as JSON")
+    verify_seal.set_defaults(handler=_cmd_verify_seal)
+
+    verify = commands.add_parser("verify-transcript", help="check a transcript's hash chain")
+    verify.add_argument("path", help="run directory or transcript.jsonl")
+    verify.add_argument("--json", action="store_true", help="print the result as JSON")
+    verify.set_defaults(handler=_cmd_verify_transcript)
+
+    register_scoring(commands, type(ap1))
+    register_import(commands, type(ap1))
+
+    mock = commands.add_parser("serve-mock", help="serve the built-in model endpoint on 127.0.0.1")
+    _inputs_arguments(mock)
+    mock.add_argument("--port", type=int, default=8765, help="port (default 8765; 0 picks one)")
+    mock.add_argument("--latency-ms", type=int, default=0, help="delay before every response")
+    mock.add_argument("--seed", type=int, default=0, help="seed of the personas' choices")
+    mock.add_argument("--stall-seconds", default="3", help="how long a simulated timeout stalls")
+    mock.set_defaults(handler=_cmd_serve_mock)

@@ -1,0 +1,146 @@
+"""The run's inputs as one checked bundle, and the ordered plan of cells they imply.
+
+A cell is one (condition, item, repeat). Derivable items get every repeat
+under both conditions; an underivable item gets one VOID cell per condition
+and no request. The plan's hash is sealed, so a resumed run can prove it is
+completing the same plan.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from apconform.ap1.inputs.config import RunConfig, load_config
+from apconform.ap1.inputs.derivations.checks import derivation_violations
+from apconform.ap1.inputs.items import (
+    load_fixture,
+    load_questions,
+    minimum_n_violations,
+    question_violations,
+)
+from apconform.ap1.refusal import Ap1Refused, violation
+from apconform.core.canonical import sha256_hex, sha256_text
+from apconform.core.errors import DocumentRefused, Violation, define_code
+from apconform.core.validation import validate_document
+from apconform.models.ap1 import (
+    Ap1DerivationSet,
+    Ap1Fixture,
+    Ap1QuestionSet,
+    ItemDerivation,
+    QuestionItem,
+)
+
+__all__ = ["CONDITIONS", "Cell", "RunInputs", "load_run_inputs", "plan_cells", "plan_digest"]
+
+CONDITIONS = ("base", "instruction-removed")
+
+TEXT_MISMATCH = define_code(
+    "AP1-SEAL-TEXT-MISMATCH",
+    "The AP-1 text does not have the hash the configuration declares",
+    "Seal against the text whose hash is in ap1.textSha256 (apconform hash --text FILE), "
+    "or correct the declared hash; there is no placeholder that skips this check.",
+    exit_status=1,
+)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One planned record of the transcript."""
+
+    condition: str
+    item_id: str
+    repeat: int
+    void: bool = False
+
+    @property
+    def key(self) -> str:
+        return f"{self.condition}/{self.item_id}/{self.repeat}"
+
+
+@dataclass(frozen=True)
+class RunInputs:
+    """Every sealed input, validated and cross-checked."""
+
+    config: RunConfig
+    fixture: Ap1Fixture
+    questions: Ap1QuestionSet
+    derivations: Ap1DerivationSet
+    documents: dict[str, Any]
+    ap1_text: str
+    items: dict[str, QuestionItem] = field(default_factory=dict)
+    derivation_of: dict[str, ItemDerivation] = field(default_factory=dict)
+
+
+def _derivation_set(document: Any) -> Ap1DerivationSet:
+    try:
+        return validate_document(Ap1DerivationSet, document, what="derivation set")
+    except DocumentRefused as refused:
+        raise Ap1Refused(refused.violations, what="derivation set") from None
+
+
+def load_run_inputs(
+    *, config: Any, fixture: Any, questions: Any, derivations: Any, ap1_text: str | None
+) -> RunInputs:
+    """Validate each document, then every rule across them; raise Ap1Refused listing all faults.
+
+    ``ap1_text`` None skips only the AP-1 text check (for scoring, which reads no text).
+    """
+    run_config = load_config(config)
+    fixture_model = load_fixture(fixture)
+    question_set = load_questions(questions)
+    derivation_set = _derivation_set(derivations)
+    problems: list[Violation] = []
+    problems.extend(question_violations(question_set, fixture_model, run_config))
+    problems.extend(minimum_n_violations(question_set, run_config))
+    if not problems:
+        problems.extend(
+            derivation_violations(derivation_set, question_set, fixture_model, run_config)
+        )
+    declared = run_config.model.ap1.textSha256
+    actual = declared if ap1_text is None else sha256_text(ap1_text)
+    if actual != declared:
+        problems.append(
+            violation(
+                TEXT_MISMATCH,
+                "$.ap1.textSha256",
+                f"the AP-1 text hashes to {actual} (sha256-utf8-lf) but the configuration "
+                f"declares {declared}",
+            )
+        )
+    if problems:
+        raise Ap1Refused(problems, what="run inputs")
+    return RunInputs(
+        config=run_config,
+        fixture=fixture_model,
+        questions=question_set,
+        derivations=derivation_set,
+        documents={
+            "config": config,
+            "fixture": fixture,
+            "questions": questions,
+            "derivations": derivations,
+        },
+        ap1_text=ap1_text or "",
+        items={item.id: item for item in question_set.items},
+        derivation_of={d.itemId: d for d in derivation_set.derivations},
+    )
+
+
+def plan_cells(inputs: RunInputs) -> list[Cell]:
+    """Every cell in execution order: condition, then item, then repeat."""
+    cells: list[Cell] = []
+    for condition in CONDITIONS:
+        for item in inputs.questions.items:
+            if item.derivable:
+                cells.extend(
+                    Cell(condition, item.id, r) for r in range(1, inputs.config.repeats + 1)
+                )
+            else:
+                cells.append(Cell(condition, item.id, 1, void=True))
+    return cells
+
+
+def plan_digest(cells: list[Cell]) -> str:
+    """SHA-256 of the RFC 8785 bytes of the ordered list of cell keys."""
+    return sha256_hex([cell.key for cell in cells])

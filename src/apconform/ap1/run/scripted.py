@@ -1,0 +1,78 @@
+"""Running one cell against a scripted endpoint: the transport seam vectors use.
+
+The script lists, per round, either a response body (HTTP 200) or a failed
+round (``{"fail": cause}``); the execution logic is exactly the engine's.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from apconform.ap1.calculator.evaluator import Calculator
+from apconform.ap1.inputs.plan import Cell, RunInputs
+from apconform.ap1.masking import Masker
+from apconform.ap1.run.endpoint import Exchange
+from apconform.ap1.run.execution import ExecutionContext, execute_cell
+from apconform.ap1.run.wire import dump
+
+__all__ = ["run_scripted"]
+
+
+class _ScriptedEndpoint:
+    """Answers each round from the script, in order."""
+
+    def __init__(self, script: list[Any]) -> None:
+        self.script = list(script)
+        self.mask = Masker()
+
+    def exchange(self, body_text: str, sampling_as_sent: list[dict[str, Any]]) -> Exchange:
+        request = {
+            "url": "scripted",
+            "headers": [],
+            "bodyText": body_text,
+            "bodySha256": "",
+            "samplingAsSent": sampling_as_sent,
+        }
+        step = self.script.pop(0) if self.script else {"fail": "the script has no more responses"}
+        exchange = Exchange(request=request)
+        if isinstance(step, dict) and set(step) == {"fail"}:
+            exchange.attempts.append(
+                {"attempt": "1", "outcome": "transport-error", "error": step["fail"]}
+            )
+            exchange.cause = f"transport-error after 1 attempt: {step['fail']}"
+            return exchange
+        exchange.attempts.append({"attempt": "1", "outcome": "ok", "httpStatus": "200"})
+        exchange.body = step
+        exchange.response = {"httpStatus": "200", "bodyText": dump(step)}
+        return exchange
+
+
+def run_scripted(
+    inputs: RunInputs, item_id: str, condition: str, script: list[Any]
+) -> dict[str, Any]:
+    """The parts of the execution record a vector compares."""
+    endpoint = _ScriptedEndpoint(script)
+    ctx = ExecutionContext(inputs, endpoint, Calculator(inputs.config.rounding), threading.Event())  # type: ignore[arg-type]
+    record = execute_cell(Cell(condition, item_id, 1), ctx)
+    return {
+        "status": record["status"],
+        "statusReason": record["statusReason"],
+        "stopReason": record["stopReason"],
+        "rounds": str(len(record["rounds"])),
+        "finalText": record["finalText"],
+        "allRoundsReadable": record["evidenceInputs"]["allRoundsReadable"],
+        "toolCalls": [
+            {k: c[k] for k in ("round", "index", "name", "argumentsRaw", "returnRaw", "outcome")}
+            for c in record["toolCalls"]
+        ],
+        "messagesSent": [
+            [m["role"] for m in _messages(r["request"]["bodyText"])] for r in record["rounds"]
+        ],
+    }
+
+
+def _messages(body_text: str) -> list[dict[str, Any]]:
+    import json
+
+    return list(json.loads(body_text)["messages"])

@@ -1,0 +1,225 @@
+"""The score report document: a profile of every dimension, never a grade.
+
+The document carries the scorer's identity, the integrity of what was scored
+(the inputs' hashes against the seal, the transcript chain, the plan's
+coverage), the seal and the resolved configuration, one cell per dimension
+with its status, n and evidence class, the measured sections, the declared
+unmeasured dimensions and the limitations. It holds no clock time and no path,
+so re-scoring the same transcript against the same inputs with the same
+scorer reproduces it byte for byte.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from apconform import __version__
+from apconform.ap1.scoring.aggregate import Accumulator
+from apconform.ap1.scoring.context import ScoringInputs
+from apconform.ap1.scoring.report.sections import (
+    accuracy_section,
+    answers_section,
+    coverage_section,
+    invocation_section,
+    operation_section,
+    provenance_section,
+    reproducibility_section,
+    transcription_section,
+)
+from apconform.ap1.scoring.report.summary import dimension_cells, limitations, unmeasured_dimensions
+from apconform.core.canonical import normalize_newlines, sha256_hex
+
+__all__ = ["RULES_VERSION", "SCHEMA_VERSION", "RunFacts", "build_report", "scorer_identity"]
+
+SCHEMA_VERSION = "apconform-ap1-score-report/1"
+RULES_VERSION = "apconform-ap1-scoring/1"
+PROFILE_STATEMENT = (
+    "AP-1 yields a profile, not a verdict. Each dimension is reported on its own with its n, its "
+    "bounds and its evidence class; figures resting on different evidence classes are not "
+    "comparable; unmeasured, unobservable and void cells are declared with their reasons. There "
+    "is no pass mark, no score out of anything, and no overall judgement in this report."
+)
+_PACKAGE = Path(__file__).resolve().parents[3]
+_SCORER_FOLDERS = ("ap1/scoring", "ap1/calculator")
+_SCORER_FILES = ("ap1/numbers.py", "core/stats.py")
+
+
+@cache
+def _scorer_source_hash() -> str:
+    files = [_PACKAGE / rel for rel in _SCORER_FILES]
+    for folder in _SCORER_FOLDERS:
+        files.extend(p for p in (_PACKAGE / folder).rglob("*.py") if "__pycache__" not in p.parts)
+    digest = hashlib.sha256()
+    for path in sorted(files, key=lambda p: p.relative_to(_PACKAGE).as_posix()):
+        rel = "apconform/" + path.relative_to(_PACKAGE).as_posix()
+        text = normalize_newlines(path.read_bytes().decode("utf-8"))
+        digest.update(rel.encode("utf-8") + b"\0" + text.encode("utf-8") + b"\0")
+    return digest.hexdigest()
+
+
+def scorer_identity() -> dict[str, str]:
+    """Which scorer wrote a report: package version, rules version and a hash of its source."""
+    return {
+        "name": "apconform-ap1-scorer",
+        "version": __version__,
+        "rulesVersion": RULES_VERSION,
+        "sourceSha256": _scorer_source_hash(),
+        "sourceHashMethod": "sha256 over sorted apconform/{"
+        + ",".join(f"{folder}/**/*.py" for folder in _SCORER_FOLDERS)
+        + ","
+        + ",".join(_SCORER_FILES)
+        + "}: path NUL text-with-LF NUL",
+    }
+
+
+@dataclass
+class RunFacts:
+    """What is known about the scored run besides its executions."""
+
+    seal: dict[str, Any] | None
+    documents: dict[str, Any]
+    ap1_text_sha256: str | None
+    records: int = 0
+    problems: list[dict[str, Any]] = field(default_factory=list)
+    seal_hashes: set[str] = field(default_factory=set)
+    recorded: list[str] = field(default_factory=list)
+    duplicates: list[str] = field(default_factory=list)
+    finished: bool = False
+    run_started: dict[str, Any] | None = None
+    adjudication: dict[str, Any] | None = None
+
+
+def _integrity(facts: RunFacts, inputs: ScoringInputs) -> dict[str, Any]:
+    seal = facts.seal
+    checks = []
+    for name in ("config", "fixture", "questions", "derivations"):
+        actual = sha256_hex(facts.documents[name])
+        sealed = seal["inputs"][name]["sha256"] if seal is not None else None
+        checks.append(
+            {
+                "name": name,
+                "sealedSha256": sealed,
+                "actualSha256": actual,
+                "matches": None if sealed is None else sealed == actual,
+            }
+        )
+    if facts.ap1_text_sha256 is not None:
+        sealed_text = seal["ap1"]["textSha256"] if seal is not None else None
+        checks.append(
+            {
+                "name": "ap1Text",
+                "sealedSha256": sealed_text,
+                "actualSha256": facts.ap1_text_sha256,
+                "matches": None if sealed_text is None else sealed_text == facts.ap1_text_sha256,
+            }
+        )
+    differ = [str(c["name"]) for c in checks if c["matches"] is False]
+    seal_hash = seal["sealHash"] if seal is not None else None
+    foreign = sorted(h for h in facts.seal_hashes if h != seal_hash) if seal_hash else []
+    if seal is None:
+        statement = (
+            "No seal record was supplied: the inputs' hashes are listed but not checked against a "
+            "seal."
+        )
+    elif differ:
+        statement = (
+            "THE INPUTS DIFFER FROM THE SEAL (" + ", ".join(differ) + "): this report scores the "
+            "inputs as supplied, which are not the sealed ones; its figures are not the sealed "
+            "run's figures."
+        )
+    else:
+        statement = "Every input's hash equals the seal's."
+    if foreign:
+        statement += " Records of the transcript name another seal: " + ", ".join(foreign) + "."
+    planned = [cell.key for cell in _plan(inputs)]
+    recorded = set(facts.recorded)
+    return {
+        "sealSupplied": seal is not None,
+        "inputs": checks,
+        "inputsMatchSeal": None if seal is None else not differ,
+        "statement": statement,
+        "transcript": {
+            "verified": not facts.problems,
+            "records": str(facts.records),
+            "executions": str(len(facts.recorded)),
+            "sealHashes": sorted(facts.seal_hashes),
+            "problems": facts.problems,
+        },
+        "plan": {
+            "planned": str(len(planned)),
+            "recorded": str(len(recorded & set(planned))),
+            "missing": str(sum(1 for key in planned if key not in recorded)),
+            "unplanned": str(len(recorded - set(planned))),
+            "duplicates": facts.duplicates,
+            "finished": facts.finished,
+        },
+        "adjudication": None
+        if facts.adjudication is None
+        else {"sha256": sha256_hex(facts.adjudication)},
+    }
+
+
+def _plan(inputs: ScoringInputs) -> list[Any]:
+    from apconform.ap1.inputs.plan import plan_cells
+
+    return plan_cells(inputs.inputs)
+
+
+def _run(facts: RunFacts, inputs: ScoringInputs) -> dict[str, Any]:
+    config = inputs.inputs.config.model
+    started = facts.run_started or {}
+    return {
+        "sealHash": facts.seal["sealHash"] if facts.seal is not None else None,
+        "endpointUrl": config.endpoint.url,
+        "model": config.endpoint.model,
+        "ap1Version": config.ap1.version,
+        "ap1VersionDoi": config.ap1.versionDoi,
+        "instrumentVersion": started.get("instrumentVersion"),
+        "dimensionsClaimed": list(inputs.claimed),
+    }
+
+
+def build_report(acc: Accumulator, inputs: ScoringInputs, facts: RunFacts) -> dict[str, Any]:
+    """The complete score report document."""
+    from apconform.ap1.scoring.adjudication.merge import adjudicated_section
+
+    sections = {
+        "accuracy": accuracy_section(acc, inputs),
+        "reproducibility": reproducibility_section(acc, inputs),
+        "invocation": invocation_section(acc, inputs),
+        "operandProvenance": provenance_section(acc, inputs),
+        "operationCorrectness": operation_section(acc, inputs),
+        "transcription": transcription_section(acc, inputs),
+        "releaseCoverage": coverage_section(acc, inputs),
+        "answers": answers_section(acc, inputs),
+    }
+    adjudication = adjudicated_section(acc, facts.adjudication)
+    return {
+        "schemaVersion": SCHEMA_VERSION,
+        "scorer": scorer_identity(),
+        "profileStatement": PROFILE_STATEMENT,
+        "run": _run(facts, inputs),
+        "integrity": _integrity(facts, inputs),
+        "seal": facts.seal,
+        "configuration": facts.documents["config"],
+        "dimensions": dimension_cells(sections, adjudication, inputs),
+        "statusCounts": [{"status": k, "count": str(v)} for k, v in sorted(_statuses(acc).items())],
+        "nonOutcomeCells": acc.non_outcome,
+        "unreadableRecords": acc.unreadable,
+        **sections,
+        "adjudication": adjudication,
+        "unmeasured": unmeasured_dimensions(inputs, acc),
+        "limitations": limitations(),
+    }
+
+
+def _statuses(acc: Accumulator) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for cell in acc.cells.values():
+        for status, count in cell.statuses.items():
+            out[status] = out.get(status, 0) + count
+    return out

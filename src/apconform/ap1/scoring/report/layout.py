@@ -1,0 +1,366 @@
+"""The report's reading order, shared by the Markdown and the HTML renderings.
+
+Both renderings are built from this one layout of the score report document,
+so they cannot disagree: sections of paragraphs, tables, pictures and code
+blocks, in AP-1 order. Long lists are cut in the renderings (the JSON keeps
+every row) and say how many rows they leave out.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from apconform.ap1.scoring.report.outline import LIST_LIMIT as _LIST_LIMIT
+from apconform.ap1.scoring.report.outline import Section
+from apconform.ap1.scoring.report.outline import counts_text as _c
+from apconform.ap1.scoring.report.outline import optional as _n
+from apconform.ap1.scoring.report.outline import rate_text as _r
+
+__all__ = ["layout"]
+
+
+def _head(doc: dict[str, Any]) -> list[Section]:
+    run, scorer, integrity = doc["run"], doc["scorer"], doc["integrity"]
+    top = Section("AP-1 score report")
+    top.p(doc["profileStatement"])
+    top.table(
+        ("", ""),
+        [
+            ["Model", run["model"]],
+            ["Endpoint", run["endpointUrl"]],
+            ["AP-1 version", f"{run['ap1Version']} (DOI {run['ap1VersionDoi']})"],
+            ["Seal", _n(run["sealHash"]) or "no seal supplied"],
+            ["Dimensions claimed", ", ".join(run["dimensionsClaimed"])],
+            [
+                "Scorer",
+                f"{scorer['name']} {scorer['version']}, rules {scorer['rulesVersion']}, "
+                f"source {scorer['sourceSha256']}",
+            ],
+        ],
+    )
+    check = Section("Integrity of what was scored")
+    check.p(integrity["statement"])
+    check.table(
+        ("Input", "Sealed SHA-256", "Actual SHA-256", "Matches"),
+        [
+            [i["name"], _n(i["sealedSha256"]), i["actualSha256"], _n(i["matches"])]
+            for i in integrity["inputs"]
+        ],
+    )
+    transcript, plan = integrity["transcript"], integrity["plan"]
+    check.p(
+        f"Transcript: {transcript['records']} records, {transcript['executions']} executions, "
+        f"chain {'verifies' if transcript['verified'] else 'DOES NOT VERIFY'}. Plan: "
+        f"{plan['recorded']} of {plan['planned']} cells recorded, {plan['missing']} missing, "
+        f"{plan['unplanned']} unplanned, run {'finished' if plan['finished'] else 'not finished'}."
+    )
+    if transcript["problems"]:
+        check.table(
+            ("Line", "Seq", "Kind", "Problem"),
+            [[p["line"], _n(p["seq"]), p["kind"], p["message"]] for p in transcript["problems"]],
+            limit=_LIST_LIMIT,
+        )
+    profile = Section("The profile")
+    profile.p("One row per dimension; no row is a pass or a fail.")
+    profile.table(
+        ("Dimension", "Name", "Claimed", "Status", "n", "Evidence class", "Result or reason"),
+        [
+            [
+                d["dimension"],
+                d["name"],
+                "yes" if d["claimed"] else "no",
+                d["status"],
+                _n(d["n"]),
+                _n(d["evidenceClass"]) or "n/a",
+                d["summary"] or d["reason"],
+            ]
+            for d in doc["dimensions"]
+        ],
+    )
+    cells = Section("Executions and non-outcome cells")
+    cells.p("Statuses: " + ", ".join(f"{s['status']} {s['count']}" for s in doc["statusCounts"]))
+    cells.table(
+        ("Cell", "Status", "Reason"),
+        [[c["cellKey"], c["status"], c["reason"]] for c in doc["nonOutcomeCells"]],
+        limit=_LIST_LIMIT,
+    )
+    if doc["unreadableRecords"]:
+        cells.table(
+            ("Record", "Why it was not scored"),
+            [[u["record"], u["message"]] for u in doc["unreadableRecords"]],
+            limit=_LIST_LIMIT,
+        )
+    return [top, check, profile, cells]
+
+
+def _accuracy(doc: dict[str, Any]) -> Section:
+    a = doc["accuracy"]
+    s = Section("D1 accuracy")
+    s.p(
+        f"Auto-scored: {a['autoScored']}; correct {_r(a['rate'])}. Routed to adjudication (not in "
+        f"the rate): {a['adjudicated']}; no figure: {a['noFigure']}; "
+        f"unmeasurable: {a['unmeasurable']}. "
+        f"Equal to the expected value at the declared precision: {a['exactAtDeclaredPrecision']}."
+    )
+    s.p("Figure identification: " + _c(a["figureOutcomes"]))
+    s.table(
+        ("Condition", "Correct", "Incorrect", "Rate"),
+        [[c["condition"], c["correct"], c["incorrect"], _r(c["rate"])] for c in a["byCondition"]],
+    )
+    s.table(
+        ("Category", "Items", "Correct", "Incorrect", "Rate", "Note"),
+        [
+            [c["category"], c["items"], c["correct"], c["incorrect"], _r(c["rate"]), c["note"]]
+            for c in a["perCategory"]
+        ],
+    )
+    s.table(
+        ("Item", "Correct", "Incorrect", "No figure", "Adjudicated", "Rate"),
+        [
+            [
+                i["itemId"],
+                i["correct"],
+                i["incorrect"],
+                i["noFigure"],
+                i["adjudicated"],
+                _r(i["rate"]),
+            ]
+            for i in a["perItem"]
+        ],
+    )
+    return s
+
+
+def _reproducibility(doc: dict[str, Any]) -> Section:
+    d = doc["reproducibility"]
+    s = Section("D2 reproducibility")
+    s.p(
+        f"Mechanism classes (item x condition x surface): {_c(d['classes'])}. AP-1 D2 needs "
+        f"{d['minimumRuns']} successful runs per item. {d['structuralNote']}"
+    )
+    if d["cap"]:
+        s.p(d["cap"])
+    s.table(
+        ("Item", "Condition", "Surface", "Runs", "Distinct", "Class", "Why"),
+        [
+            [
+                c["itemId"],
+                c["condition"],
+                c["surface"],
+                c["successfulRuns"],
+                _n(c["distinctValues"]),
+                c["mechanismClass"],
+                c["reason"],
+            ]
+            for c in d["cells"]
+        ],
+        limit=_LIST_LIMIT,
+    )
+    s.p("Parameter echo: " + _c(d["parameterEcho"]))
+    s.table(
+        ("Parameter", "Finding", "Requested", "Echoed", "Executions"),
+        [
+            [f["parameter"], f["finding"], f["requested"], _n(f["echoed"]), f["count"]]
+            for f in d["echoFindings"]
+        ],
+    )
+    return s
+
+
+def _invocation(doc: dict[str, Any]) -> Section:
+    v = doc["invocation"]
+    s = Section("D7.1 invocation (evidence class EV-2)")
+    s.table(
+        (
+            "Condition",
+            "EV-2 n",
+            "Not invoked",
+            "EV-1",
+            "EV-0",
+            "Unmeasured",
+            "VOID",
+            "Failure rate",
+        ),
+        [
+            [
+                c["condition"],
+                c["ev2"],
+                c["notInvoked"],
+                c["ev1"],
+                c["ev0"],
+                c["unmeasured"],
+                c["void"],
+                _r(c["failureRate"]),
+            ]
+            for c in v["byCondition"]
+        ],
+    )
+    s.p(
+        f"Drop ratio (D7.1b): {_n(v['dropRatio']['value']) or 'UNDEFINED'} - "
+        f"{v['dropRatio']['statement']}"
+    )
+    s.p(
+        f"{v['heldConstant']} Self-reports in prose: {v['selfReports']} (recorded only). "
+        f"Attestations: {v['attestations']} (EV-1). {v['ev3Statement']}"
+    )
+    s.chart("invocation", {"rows": v["perItem"]})
+    s.table(
+        ("Item", "Condition", "EV-2 n", "Not invoked", "EV-0", "Failure rate"),
+        [
+            [i["itemId"], i["condition"], i["ev2"], i["notInvoked"], i["ev0"], _r(i["failureRate"])]
+            for i in v["perItem"]
+        ],
+    )
+    return s
+
+
+def _provenance(doc: dict[str, Any]) -> Section:
+    """D7.2(a), with the operand chart and the originated-operand audit."""
+    p = doc["operandProvenance"]
+    s = Section("D7.2(a) operand provenance (evidence class EV-2)")
+    s.p(
+        f"Invocations: {_c(p['invocations'])}; originated among observable: "
+        f"{_r(p['originatedRate'])}. {p['unobservableStatement']}. "
+        f"Executions: {_c(p['executions'])}."
+    )
+    s.chart("operands", {"steps": p["operandSteps"]})
+    s.table(
+        ("Step", "Resolution", "Grounded", "Operands"),
+        [
+            [o["step"], o["resolution"], "yes" if o["grounded"] else "no", o["count"]]
+            for o in p["operandSteps"]
+        ],
+    )
+    s.p("Findings: " + _c(p["findings"]))
+    s.table(
+        ("Item", "Invocations", "Originated rate", "Executions"),
+        [
+            [i["itemId"], _c(i["invocations"]), _r(i["originatedRate"]), _c(i["executions"])]
+            for i in p["perItem"]
+        ],
+    )
+    s.p("Originated-operand audit: every operand that reached step (v).")
+    s.table(
+        ("Cell", "Call", "Operand", "Kind", "Expression", "Detail"),
+        [
+            [a["cellKey"], a["call"], a["operand"], a["resolution"], a["expression"], a["detail"]]
+            for a in p["audit"]
+        ],
+        limit=_LIST_LIMIT,
+    )
+    return s
+
+
+def _operations(doc: dict[str, Any]) -> Section:
+    """D7.2(b), per call and per session, with the split of wrong operations."""
+    o = doc["operationCorrectness"]
+    split = o["wrongSplit"]
+    s = Section("D7.2(b) operation correctness (evidence class EV-2)")
+    s.p(
+        f"Calls: {_c(o['calls'])}; wrong: {_r(o['wrongRate'])}. Before the session "
+        f"reclassification: {_c(o['perCallOutcomes'])}; reclassified: {o['reclassified']}. "
+        f"Wrong operations split: route divergence {split['routeDivergence']}, wrong "
+        f"{split['wrong']}, undetermined {split['undetermined']}. Evaluations differing from "
+        f"the calculator's return: {o['toolReturnDisagreements']}."
+    )
+    s.table(
+        ("Item", "Calls", "Wrong rate", "Reclassified"),
+        [
+            [i["itemId"], _c(i["calls"]), _r(i["wrongRate"]), i["reclassified"]]
+            for i in o["perItem"]
+        ],
+    )
+    return s
+
+
+def _transcription(doc: dict[str, Any]) -> list[Section]:
+    """D7.3 and release coverage, with every altered and ungoverned release."""
+    t, c = doc["transcription"], doc["releaseCoverage"]
+    s = Section("D7.3 transcription (evidence class EV-2)")
+    s.p(f"Outcomes: {_c(t['outcomes'])}; altered: {_r(t['alteredRate'])}.")
+    s.table(
+        ("Cell", "Kind", "Released", "Last return", "Difference"),
+        [
+            [a["cellKey"], a["kind"], a["released"], a["lastReturn"], a["difference"]]
+            for a in t["altered"]
+        ],
+        limit=_LIST_LIMIT,
+    )
+    r = Section("Release coverage (evidence class EV-2)")
+    r.p(f"Outcomes: {_c(c['outcomes'])}; partially governed: {_r(c['partialRate'])}.")
+    r.table(
+        ("Cell", "Figure", "Count", "Finding"),
+        [[u["cellKey"], u["figure"], u["count"], u["finding"]] for u in c["ungoverned"]],
+        limit=_LIST_LIMIT,
+    )
+    return [s, r]
+
+
+def _answers(doc: dict[str, Any]) -> list[Section]:
+    """Answer-level outcomes per item (with the chart) and the human adjudication."""
+    a, adj = doc["answers"], doc["adjudication"]
+    s = Section("Answer-level outcomes (AP-1 §6.8)")
+    s.p(
+        f"Decided automatically or as statuses: {_c(a['outcomes'])}. Routed to two human "
+        f"scorers: {a['routedToAdjudication']}."
+    )
+    s.chart("answers", {"rows": a["perItem"]})
+    s.table(("Item", "Outcomes"), [[i["itemId"], _c(i["outcomes"])] for i in a["perItem"]])
+    h = Section("Human adjudication")
+    h.p(f"{adj['routed']} row(s) routed ({_c(adj['routedByDimension'])}). {adj['statement']}")
+    if adj["imported"]:
+        h.p(
+            f"Agreed answer outcomes: {_c(adj['answerOutcomes'])}; agreed accuracy: "
+            f"{_r(adj['accuracy'])}; unresolved rows: {adj['unresolved']}; "
+            f"stale rows: {adj['stale']}."
+        )
+        h.table(
+            ("Measure", "n", "Agreed", "Raw agreement", "Cohen's kappa", "Caveat", "Disagreements"),
+            [
+                [
+                    g["measure"],
+                    g["n"],
+                    g["agreed"],
+                    _n(g["rawAgreement"]),
+                    _n(g["kappa"]) or "undefined",
+                    _n(g["caveat"]),
+                    str(len(g["disagreements"])),
+                ]
+                for g in adj["agreement"]
+            ],
+        )
+    else:
+        h.p(
+            "No adjudication has been imported: the sheets are in adjudication/ beside this report."
+        )
+    return [s, h]
+
+
+def layout(doc: dict[str, Any]) -> list[Section]:
+    """Every section of the report, in reading order."""
+    sections = _head(doc)
+    sections += [
+        _accuracy(doc),
+        _reproducibility(doc),
+        _invocation(doc),
+        _provenance(doc),
+        _operations(doc),
+    ]
+    sections += _transcription(doc)
+    sections += _answers(doc)
+    tail = Section("Unmeasured dimensions")
+    tail.table(
+        ("Dimension", "Name", "Why it is not measured"),
+        [[u["dimension"], u["name"], u["reason"]] for u in doc["unmeasured"]],
+    )
+    limits = Section("Limitations")
+    for text in doc["limitations"]:
+        limits.p(text)
+    seal = Section("Seal record")
+    seal.code(
+        json.dumps(doc["seal"], indent=2, ensure_ascii=False) if doc["seal"] else "no seal supplied"
+    )
+    config = Section("Resolved configuration")
+    config.code(json.dumps(doc["configuration"], indent=2, ensure_ascii=False))
+    return [*sections, tail, limits, seal, config]

@@ -1,0 +1,302 @@
+"""Re-scoring a transcript: one streaming pass from records (or raw lines) to the score report.
+
+The transcript is read once, in order. Each line's chain is checked as it
+passes (its own hash over its bytes, the previous record's hash, consecutive
+seq numbers, one record per cell) and each execution is scored and folded into
+the counts; only counts, the audit lists and the rows for human scorers are
+kept, so memory does not grow with the length of the transcript. The same
+records, sealed inputs and scorer always give the same report bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from apconform.ap1.scoring.adjudication.sheets import sheet_rows
+from apconform.ap1.scoring.aggregate import Accumulator
+from apconform.ap1.scoring.context import ScoringInputs
+from apconform.ap1.scoring.execution import score_view
+from apconform.ap1.scoring.record import RecordUnreadable, read_execution
+from apconform.ap1.scoring.report.document import RunFacts, build_report
+from apconform.ap1.transcript.chain import GENESIS, record_hash
+
+__all__ = ["Rescorer", "ScoreReport", "Stretch", "execution_line", "rescore_records"]
+
+_TAIL = len(b',"sha256":"') + 64 + 2
+_MAX_LINE = 64 * 1024 * 1024
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
+
+
+def _parse_line(raw: bytes) -> Any:
+    """``json.loads(raw, parse_constant=_refuse_constant)``, without a new decoder per line."""
+    return _DECODER.decode(raw.decode(json.detect_encoding(raw), "surrogatepass"))
+
+
+_LINE_ENCODER = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def execution_line(document: dict[str, Any]) -> str:
+    """One line of executions.jsonl (sorted keys, UTF-8, no spaces; one encoder for all)."""
+    return _LINE_ENCODER.encode(document)
+
+
+@dataclass
+class ScoreReport:
+    """The report document and what is written beside it."""
+
+    document: dict[str, Any]
+    sheet_rows: list[dict[str, Any]]
+    seal_hash: str
+
+    def json_text(self) -> str:
+        return "".join(self.json_chunks())
+
+    def json_chunks(self) -> Iterator[str]:
+        """The score-report.json text in pieces, the same bytes as :meth:`json_text`."""
+        yield from json.JSONEncoder(indent=2, ensure_ascii=False).iterencode(self.document)
+        yield "\n"
+
+
+@dataclass
+class Stretch:
+    """What scoring consecutive lines on their own found, for :meth:`Rescorer.absorb`.
+
+    ``assumed_prev`` is the previous record's hash the stretch was checked
+    against (the first line's own ``prevSha256``); the stretch is valid only if
+    that is the hash the whole-transcript pass holds when it reaches the stretch.
+    """
+
+    first_line: int
+    lines: int
+    assumed_prev: str | None
+    last_prev: str
+    objects: int
+    records: int
+    finished: bool
+    problems: list[dict[str, Any]]
+    seal_hashes: set[str]
+    run_started: dict[str, Any] | None
+    recorded: list[str]
+    duplicates: list[str]
+    acc: Accumulator
+    execution_bytes: bytes
+
+
+@dataclass
+class Rescorer:
+    """Feed records or lines, then call :meth:`finish`."""
+
+    inputs: ScoringInputs
+    seal: dict[str, Any] | None = None
+    ap1_text_sha256: str | None = None
+    adjudication: dict[str, Any] | None = None
+    on_execution: Callable[[dict[str, Any]], None] | None = None
+    acc: Accumulator = field(default_factory=Accumulator)
+    facts: RunFacts | None = None
+    _prev: str = GENESIS
+    _seq: int = 0
+    _objects: int = 0
+    _cells: set[str] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self.facts = RunFacts(self.seal, self.inputs.inputs.documents, self.ap1_text_sha256)
+        self.facts.adjudication = self.adjudication
+        for item in self.inputs.inputs.questions.items:
+            if "adversarialClass" in item.model_fields_set:
+                self.acc.interpretive[item.id] = ("D5", str(item.adversarialClass))
+            elif "conflictClass" in item.model_fields_set:
+                self.acc.interpretive[item.id] = ("D6", str(item.conflictClass))
+
+    def _problem(self, line: int, seq: Any, kind: str, message: str) -> None:
+        assert self.facts is not None
+        if len(self.facts.problems) < 1000:
+            self.facts.problems.append(
+                {
+                    "line": str(line),
+                    "seq": seq if isinstance(seq, str) else None,
+                    "kind": kind,
+                    "message": message,
+                }
+            )
+
+    def add_line(self, raw: bytes) -> None:
+        """One transcript line (without its newline), checked and scored."""
+        line = self._seq + 1
+        if len(raw) > _MAX_LINE:
+            self._problem(line, None, "not-a-record", "the line is longer than 64 MiB")
+            self._seq += 1
+            return
+        try:
+            record = _parse_line(raw)
+        except (ValueError, RecursionError) as exc:
+            self._problem(line, None, "not-a-record", f"the line is not JSON: {exc}")
+            self._seq += 1
+            return
+        stored = record.get("sha256") if isinstance(record, dict) else None
+        if isinstance(stored, str) and raw.endswith(b'"}') and len(raw) > _TAIL:
+            body = hashlib.sha256(memoryview(raw)[:-_TAIL])
+            body.update(b"}")
+            if (
+                raw[-_TAIL:] != b',"sha256":"' + stored.encode() + b'"}'
+                or body.hexdigest() != stored
+            ):
+                self._problem(
+                    line, record.get("seq"), "edited", "the record's bytes do not match its sha256"
+                )
+        else:
+            self._problem(line, None, "edited", "the line does not end with its sha256 member")
+        self.add_record(record, line=line, hashed=True)
+
+    def add_record(self, record: Any, *, line: int | None = None, hashed: bool = False) -> None:
+        """One parsed transcript record (a dict), checked and scored."""
+        assert self.facts is not None
+        self._seq += 1
+        line = line if line is not None else self._seq
+        self.facts.records += 1
+        if not isinstance(record, dict):
+            self._problem(line, None, "not-a-record", "the record is not a JSON object")
+            return
+        self._objects += 1
+        seq = record.get("seq")
+        if not hashed and record.get("sha256") != _safe_hash(record):
+            self._problem(line, seq, "edited", "the record's content does not match its sha256")
+        if seq != str(self._seq - 1):
+            self._problem(line, seq, "sequence", f"expected seq {self._seq - 1}")
+        if record.get("prevSha256") != self._prev:
+            self._problem(line, seq, "chain", "prevSha256 does not match the previous record")
+        self._prev = str(record.get("sha256"))
+        if isinstance(record.get("sealHash"), str):
+            self.facts.seal_hashes.add(record["sealHash"])
+        kind = record.get("kind")
+        if kind == "run-started" and isinstance(record.get("runStarted"), dict):
+            self.facts.run_started = self.facts.run_started or record["runStarted"]
+        self.facts.finished = kind == "run-finished"
+        if kind == "execution":
+            self._execution(record, line)
+
+    def _execution(self, record: Mapping[str, Any], line: int) -> None:
+        assert self.facts is not None
+        try:
+            view = read_execution(record)
+        except RecordUnreadable as exc:
+            self.acc.record_unreadable(f"line {line}", str(exc))
+            return
+        if view.cell_key in self._cells:
+            self.facts.duplicates.append(view.cell_key)
+            self._problem(line, record.get("seq"), "duplicate-cell", f"cell {view.cell_key} again")
+            return
+        self._cells.add(view.cell_key)
+        self.facts.recorded.append(view.cell_key)
+        try:
+            score = score_view(view, self.inputs)
+        except Exception as exc:  # an item outside the sealed set, for one
+            self.acc.record_unreadable(f"line {line}", str(exc))
+            return
+        self.acc.add(score)
+        if self.on_execution is not None:
+            self.on_execution(score.to_json())
+
+    def stretch(self, first_line: int, assumed_prev: str | None, text: bytes) -> Stretch:
+        """This pass's findings as a stretch (for a pass started with ``start_stretch``)."""
+        assert self.facts is not None
+        facts = self.facts
+        return Stretch(
+            first_line=first_line,
+            lines=self._seq - (first_line - 1),
+            assumed_prev=assumed_prev,
+            last_prev=self._prev,
+            objects=self._objects,
+            records=facts.records,
+            finished=facts.finished,
+            problems=facts.problems,
+            seal_hashes=facts.seal_hashes,
+            run_started=facts.run_started,
+            recorded=facts.recorded,
+            duplicates=facts.duplicates,
+            acc=self.acc,
+            execution_bytes=text,
+        )
+
+    def start_stretch(self, first_line: int, assumed_prev: str) -> None:
+        """Check the lines that follow as if line ``first_line`` came after ``assumed_prev``."""
+        self._seq, self._prev = first_line - 1, assumed_prev
+
+    def absorb(self, part: Stretch) -> bool:
+        """Fold in the stretch that follows, if it was checked against this pass's state.
+
+        False (nothing changed) when the stretch does not start at the next
+        line, assumed another previous hash, or repeats a cell already seen: the
+        caller then feeds those lines itself, so the report is the same.
+        """
+        assert self.facts is not None
+        if (
+            part.first_line != self._seq + 1
+            or part.assumed_prev != self._prev
+            or not self._cells.isdisjoint(part.recorded)
+        ):
+            return False
+        facts = self.facts
+        facts.records += part.records
+        facts.problems.extend(part.problems[: max(0, 1000 - len(facts.problems))])
+        facts.seal_hashes |= part.seal_hashes
+        facts.run_started = facts.run_started or part.run_started
+        if part.objects:
+            facts.finished = part.finished
+        facts.recorded.extend(part.recorded)
+        facts.duplicates.extend(part.duplicates)
+        self._cells.update(part.recorded)
+        self._seq += part.lines
+        self._prev = part.last_prev
+        self._objects += part.objects
+        self.acc.merge(part.acc)
+        return True
+
+    def finish(self) -> ScoreReport:
+        """Build the report (call once, after the last record)."""
+        assert self.facts is not None
+        document = build_report(self.acc, self.inputs, self.facts)
+        seal_hash = (
+            self.seal["sealHash"]
+            if self.seal is not None
+            else _fallback_seal(self.facts.seal_hashes)
+        )
+        rows = sheet_rows(self.acc.routed, self.inputs, seal_hash)
+        return ScoreReport(document, rows, seal_hash)
+
+
+def _safe_hash(record: dict[str, Any]) -> str | None:
+    try:
+        return record_hash(record)
+    except Exception:
+        return None
+
+
+def _fallback_seal(hashes: set[str]) -> str:
+    return sorted(hashes)[0] if hashes else "0" * 64
+
+
+def rescore_records(
+    records: Iterable[Any],
+    inputs: ScoringInputs,
+    *,
+    seal: dict[str, Any] | None = None,
+    adjudication: dict[str, Any] | None = None,
+    ap1_text_sha256: str | None = None,
+) -> ScoreReport:
+    """Re-score in-memory transcript records (each a parsed JSON object)."""
+    rescorer = Rescorer(
+        inputs, seal=seal, adjudication=adjudication, ap1_text_sha256=ap1_text_sha256
+    )
+    for record in records:
+        rescorer.add_record(record)
+    return rescorer.finish()

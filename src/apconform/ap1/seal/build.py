@@ -1,0 +1,148 @@
+"""The seal: every input hashed and every declared rule recorded before the first request.
+
+JSON inputs are hashed as SHA-256 over the RFC 8785 bytes of the parsed
+document (so indentation and key order do not matter); the AP-1 text is hashed
+with line endings normalised to LF. The composite ``sealHash`` covers the
+whole record except ``sealedAt``, ``sealHash`` and ``signature``. Verification
+recomputes every component from the sealed copies and names each mismatch.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from apconform import __version__
+from apconform.ap1.calculator.evaluator import CALCULATOR_LIMITS
+from apconform.ap1.clock import utc_now
+from apconform.ap1.inputs.plan import RunInputs, plan_cells, plan_digest
+from apconform.ap1.numbers import ARITHMETIC_PRECISION, ARITHMETIC_ROUNDING
+from apconform.ap1.rundir import INPUT_FILES, SEAL_FILE, refuse_existing_run
+from apconform.ap1.seal.source import SOURCE_HASH_METHOD, instrument_source_hash
+from apconform.core.canonical import TEXT_HASH_METHOD, sha256_hex, sha256_text
+from apconform.core.signing import Ed25519Key, sign_document
+
+__all__ = [
+    "COMPOSITE_EXCLUDES",
+    "build_seal",
+    "composite_hash",
+    "declared_rules",
+    "now_timestamp",
+    "plan_summary",
+    "write_sealed_run",
+]
+
+COMPOSITE_EXCLUDES = ("sealedAt", "sealHash", "signature")
+
+
+def now_timestamp() -> str:
+    """UTC now as RFC 3339 with microseconds and a Z."""
+    return utc_now()
+
+
+def composite_hash(record: dict[str, Any]) -> str:
+    """SHA-256 of the RFC 8785 bytes of the record without sealedAt, sealHash and signature."""
+    return sha256_hex({k: v for k, v in record.items() if k not in COMPOSITE_EXCLUDES})
+
+
+def declared_rules(inputs: RunInputs) -> dict[str, Any]:
+    """The rules that decide what counts as traced, as the seal records them."""
+    answer = inputs.config.model.answer
+    return {
+        "transformations": [str(t) for t in inputs.config.model.permittedTransformations],
+        "quantisation": {
+            "places": answer.quantisation.places,
+            "rounding": str(answer.quantisation.rounding),
+        },
+        "tolerance": answer.tolerance,
+        "arithmetic": {"precision": str(ARITHMETIC_PRECISION), "rounding": ARITHMETIC_ROUNDING},
+        "calculator": dict(CALCULATOR_LIMITS),
+        "constants": [
+            {
+                "itemId": d.itemId,
+                "constants": [
+                    {"name": c.name, "value": c.value, "meaning": c.meaning} for c in d.constants
+                ],
+            }
+            for d in inputs.derivations.derivations
+        ],
+    }
+
+
+def plan_summary(inputs: RunInputs) -> dict[str, Any]:
+    cells = plan_cells(inputs)
+    derivable = sum(1 for item in inputs.questions.items if item.derivable)
+    return {
+        "conditions": ["base", "instruction-removed"],
+        "repeats": str(inputs.config.repeats),
+        "derivableItems": str(derivable),
+        "voidItems": str(len(inputs.questions.items) - derivable),
+        "cells": str(len(cells)),
+        "planSha256": plan_digest(cells),
+    }
+
+
+def build_seal(inputs: RunInputs, *, sealed_at: str | None = None) -> dict[str, Any]:
+    """The complete seal record for these inputs (unsigned)."""
+    citation = inputs.config.model.ap1
+    record: dict[str, Any] = {
+        "schemaVersion": "apconform-ap1-seal/1",
+        "sealedAt": sealed_at or now_timestamp(),
+        "sealHash": "",
+        "instrument": {
+            "name": "apconform",
+            "version": __version__,
+            "sourceSha256": instrument_source_hash(),
+            "sourceHashMethod": SOURCE_HASH_METHOD,
+        },
+        "ap1": {
+            "version": citation.version,
+            "versionDoi": citation.versionDoi,
+            "textSha256": sha256_text(inputs.ap1_text),
+            "textHashMethod": TEXT_HASH_METHOD,
+            "file": INPUT_FILES["ap1Text"],
+        },
+        "inputs": {
+            name: {
+                "sha256": sha256_hex(inputs.documents[name]),
+                "method": "jcs-sha256",
+                "file": INPUT_FILES[name],
+            }
+            for name in ("config", "fixture", "questions", "derivations")
+        },
+        "declared": declared_rules(inputs),
+        "plan": plan_summary(inputs),
+        "evidence": {"ev3Implemented": False, "verificationKeys": []},
+    }
+    record["sealHash"] = composite_hash(record)
+    return record
+
+
+def _write_new(path: Path, text: str) -> None:
+    """Create a file that must not exist yet, and make it durable."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o644)
+    try:
+        os.write(fd, text.encode("utf-8"))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def write_sealed_run(
+    run_dir: Path, inputs: RunInputs, *, sign_key: Ed25519Key | None = None
+) -> dict[str, Any]:
+    """Write the sealed copies and the seal record into a directory that holds no run yet."""
+    run_dir.mkdir(parents=True, exist_ok=True)
+    refuse_existing_run(run_dir)
+    record = build_seal(inputs)
+    if sign_key is not None:
+        record = sign_document(record, sign_key, field="signature")
+    for name in ("config", "fixture", "questions", "derivations"):
+        text = json.dumps(inputs.documents[name], indent=2, ensure_ascii=False) + "\n"
+        _write_new(run_dir / INPUT_FILES[name], text)
+    _write_new(run_dir / INPUT_FILES["ap1Text"], inputs.ap1_text)
+    _write_new(run_dir / SEAL_FILE, json.dumps(record, indent=2, ensure_ascii=False) + "\n")
+    return record

@@ -1,0 +1,211 @@
+"""Verifying a sealed run directory: recompute every component and name each mismatch.
+
+Fatal findings mean the seal does not hold (a hash differs, a file is missing
+or changed, the inputs no longer pass the seal's checks, the signature fails).
+A different instrument is reported too, but does not by itself break the seal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from apconform import __version__
+from apconform.ap1.inputs.files import read_text_file
+from apconform.ap1.inputs.plan import RunInputs, load_run_inputs
+from apconform.ap1.rundir import INPUT_FILES, SEAL_FILE
+from apconform.ap1.seal.build import composite_hash, declared_rules, plan_summary
+from apconform.ap1.seal.source import instrument_source_hash
+from apconform.core.canonical import sha256_hex, sha256_text
+from apconform.core.errors import ApconformError, DocumentRefused, define_code
+from apconform.core.files import load_path
+from apconform.core.signing import verify_document
+from apconform.core.validation import validate_document
+from apconform.models.ap1 import Ap1Seal
+
+__all__ = [
+    "SEAL_BROKEN",
+    "Finding",
+    "SealedRun",
+    "open_sealed_run",
+    "verify_seal",
+    "verify_seal_documents",
+]
+
+SEAL_BROKEN = define_code(
+    "AP1-SEAL-BROKEN",
+    "The sealed run does not verify",
+    "Run `apconform ap1 verify-seal RUN_DIR` to see every mismatch; a broken seal cannot be "
+    "run or resumed. Start a new run from the original inputs instead.",
+    exit_status=1,
+)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One mismatch (or, when not fatal, one difference worth knowing)."""
+
+    component: str
+    message: str
+    fatal: bool = True
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"component": self.component, "message": self.message, "fatal": self.fatal}
+
+
+@dataclass(frozen=True)
+class SealedRun:
+    """A run directory whose seal verified, with its record and its checked inputs."""
+
+    run_dir: Path
+    seal: dict[str, Any]
+    inputs: RunInputs
+
+    @property
+    def seal_hash(self) -> str:
+        return str(self.seal["sealHash"])
+
+
+def _load_inputs(run_dir: Path, findings: list[Finding]) -> dict[str, Any] | None:
+    loaded: dict[str, Any] = {}
+    for name, rel in INPUT_FILES.items():
+        path = run_dir / rel
+        try:
+            loaded[name] = read_text_file(path) if name == "ap1Text" else load_path(path)
+        except (ApconformError, OSError, ValueError) as exc:
+            findings.append(Finding(f"inputs.{name}", f"{rel} cannot be read: {exc}"))
+    return loaded if len(loaded) == len(INPUT_FILES) else None
+
+
+def verify_seal(
+    run_dir: Path, *, trusted_keys: Iterable[str] | None = None
+) -> tuple[list[Finding], SealedRun | None]:
+    """Every finding about the seal of ``run_dir``, and the opened run when none is fatal."""
+    try:
+        record = load_path(run_dir / SEAL_FILE)
+        validate_document(Ap1Seal, record, what="seal record")
+    except (ApconformError, DocumentRefused) as exc:
+        return [Finding("seal", f"{SEAL_FILE} cannot be used: {exc}")], None
+    findings = _record_findings(record, trusted_keys)
+    loaded = _load_inputs(run_dir, findings)
+    if loaded is None:
+        return findings, None
+    inputs = _input_findings(record, loaded, findings)
+    if inputs is None or any(f.fatal for f in findings):
+        return findings, None
+    return findings, SealedRun(run_dir, record, inputs)
+
+
+def verify_seal_documents(
+    record: dict[str, Any],
+    inputs: Mapping[str, Any],
+    *,
+    trusted_keys: Iterable[str] | None = None,
+) -> list[Finding]:
+    """:func:`verify_seal` on documents in memory: a seal record that meets its schema and the
+    sealed inputs as they are now (``config``, ``fixture``, ``questions``, ``derivations``
+    as JSON values, ``ap1Text`` as text)."""
+    findings = _record_findings(record, trusted_keys)
+    _input_findings(record, {name: inputs[name] for name in INPUT_FILES}, findings)
+    return findings
+
+
+def _record_findings(record: dict[str, Any], trusted_keys: Iterable[str] | None) -> list[Finding]:
+    findings: list[Finding] = []
+    if composite_hash(record) != record["sealHash"]:
+        findings.append(
+            Finding(
+                "sealHash",
+                f"the record hashes to {composite_hash(record)} but says {record['sealHash']}; "
+                "the seal record was edited",
+            )
+        )
+    if "signature" in record:
+        try:
+            verify_document(
+                record, field="signature", trusted_public_keys=list(trusted_keys or []) or None
+            )
+        except ApconformError as exc:
+            findings.append(Finding("signature", exc.message))
+    return findings
+
+
+def _input_findings(
+    record: dict[str, Any], loaded: dict[str, Any], findings: list[Finding]
+) -> RunInputs | None:
+    for name in ("config", "fixture", "questions", "derivations"):
+        actual = sha256_hex(loaded[name])
+        sealed = record["inputs"][name]["sha256"]
+        if actual != sealed:
+            findings.append(
+                Finding(
+                    f"inputs.{name}",
+                    f"{INPUT_FILES[name]} hashes to {actual}; the seal says {sealed}",
+                )
+            )
+    text_hash = sha256_text(loaded["ap1Text"])
+    if text_hash != record["ap1"]["textSha256"]:
+        findings.append(
+            Finding(
+                "ap1.textSha256",
+                f"the AP-1 text hashes to {text_hash}; the seal says {record['ap1']['textSha256']}",
+            )
+        )
+    inputs = _recheck(loaded, record, findings)
+    if record["instrument"]["sourceSha256"] != instrument_source_hash():
+        findings.append(
+            Finding(
+                "instrument",
+                f"sealed by apconform {record['instrument']['version']} with source "
+                f"{record['instrument']['sourceSha256'][:16]}...; this is apconform {__version__} "
+                f"with source {instrument_source_hash()[:16]}...",
+                fatal=False,
+            )
+        )
+    return inputs
+
+
+def _recheck(
+    loaded: dict[str, Any], record: dict[str, Any], findings: list[Finding]
+) -> RunInputs | None:
+    try:
+        inputs = load_run_inputs(
+            config=loaded["config"],
+            fixture=loaded["fixture"],
+            questions=loaded["questions"],
+            derivations=loaded["derivations"],
+            ap1_text=loaded["ap1Text"],
+        )
+    except DocumentRefused as refused:
+        for v in refused.violations:
+            findings.append(Finding("inputs", f"{v.code} at {v.path}: {v.message}"))
+        return None
+    for key, actual in (("declared", declared_rules(inputs)), ("plan", plan_summary(inputs))):
+        if actual != record[key]:
+            changed = sorted(
+                k for k in set(actual) | set(record[key]) if actual.get(k) != record[key].get(k)
+            )
+            findings.append(Finding(key, f"recomputed {key} differs in {', '.join(changed)}"))
+    citation = inputs.config.model.ap1
+    for field in ("version", "versionDoi"):
+        if getattr(citation, field) != record["ap1"][field]:
+            findings.append(
+                Finding(f"ap1.{field}", f"the configuration says {getattr(citation, field)!r}")
+            )
+    return inputs
+
+
+def open_sealed_run(run_dir: Path, *, require_same_instrument: bool = True) -> SealedRun:
+    """Open a run directory for running or resuming; refuse unless its seal verifies."""
+    findings, run = verify_seal(run_dir)
+    blocking = [
+        f for f in findings if f.fatal or (require_same_instrument and f.component == "instrument")
+    ]
+    if blocking or run is None:
+        lines = (
+            "; ".join(f"{f.component}: {f.message}" for f in (blocking or findings)) or "unknown"
+        )
+        raise ApconformError(SEAL_BROKEN, f"{run_dir}: the seal does not verify ({lines})")
+    return run

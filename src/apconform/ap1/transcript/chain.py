@@ -1,0 +1,96 @@
+"""The append-only, hash-chained transcript: writing records and reading them back.
+
+Each record is one line of RFC 8785 text. Its ``sha256`` covers the record
+without that member, and its ``prevSha256`` is the previous record's
+``sha256``, so an edited record fails its own hash and a removed or reordered
+one breaks the chain where it happened. Every record is written with a single
+``write`` and synced to disk before the next one is written.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from apconform.ap1.clock import utc_now
+from apconform.core.canonical import canonical_text, sha256_hex
+
+__all__ = ["GENESIS", "SCHEMA_VERSION", "TranscriptWriter", "record_hash", "split_lines"]
+
+GENESIS = "0" * 64
+_BINARY = getattr(os, "O_BINARY", 0)  # no newline translation on Windows
+SCHEMA_VERSION = "apconform-ap1-transcript/1"
+_MEMBER = {
+    "run-started": "runStarted",
+    "execution": "execution",
+    "run-resumed": "runResumed",
+    "run-stopped": "runStopped",
+    "run-finished": "runFinished",
+}
+
+
+def record_hash(record: dict[str, Any]) -> str:
+    """The sha256 a record must carry: of its RFC 8785 bytes without the sha256 member."""
+    return sha256_hex({k: v for k, v in record.items() if k != "sha256"})
+
+
+class TranscriptWriter:
+    """Appends records to one transcript file; thread-safe; every record synced before return."""
+
+    def __init__(self, path: Path, seal_hash: str, *, next_seq: int = 0, prev: str = GENESIS):
+        self.path = path
+        self.seal_hash = seal_hash
+        self.next_seq = next_seq
+        self.prev = prev
+        self._lock = threading.Lock()
+        self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | _BINARY, 0o644)
+
+    def append(self, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+        """Write one record of ``kind`` carrying ``payload``; return the record as written."""
+        with self._lock:
+            record: dict[str, Any] = {
+                "schemaVersion": SCHEMA_VERSION,
+                "seq": str(self.next_seq),
+                "kind": kind,
+                "recordedAt": utc_now(),
+                "sealHash": self.seal_hash,
+                "prevSha256": self.prev,
+                _MEMBER[kind]: payload,
+            }
+            record["sha256"] = record_hash(record)
+            data = (canonical_text(record) + "\n").encode("utf-8")
+            written = os.write(self._fd, data)
+            while written < len(data):  # a regular file takes it in one write; be sure anyway
+                written += os.write(self._fd, data[written:])
+            os.fsync(self._fd)
+            self.next_seq += 1
+            self.prev = record["sha256"]
+            return record
+
+    def close(self) -> None:
+        with self._lock:
+            if self._fd >= 0:
+                os.close(self._fd)
+                self._fd = -1
+
+    def __enter__(self) -> TranscriptWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def split_lines(data: bytes) -> Iterator[tuple[int, int, bytes, bool]]:
+    """(line number, byte offset, line without newline, terminated) for every line."""
+    offset, number = 0, 0
+    while offset < len(data):
+        end = data.find(b"\n", offset)
+        number += 1
+        if end < 0:
+            yield number, offset, data[offset:], False
+            return
+        yield number, offset, data[offset:end], True
+        offset = end + 1

@@ -1,0 +1,199 @@
+"""Verifying a transcript: every fault found and located by line and seq.
+
+Reads the file as bytes and checks, line by line: well-formed record, canonical
+form, schema, its own hash, consecutive seq, the chain, the seal hash, and
+that no cell is recorded twice. An unterminated last line is reported as a
+torn tail: a record whose write never completed (resuming sets it aside).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from apconform.ap1.transcript.chain import GENESIS, record_hash, split_lines
+from apconform.core.canonical import canonical_text
+from apconform.core.errors import ApconformError, DocumentRefused
+from apconform.core.jsonload import Limits, loads
+from apconform.core.validation import validate_document
+from apconform.models.ap1 import Ap1TranscriptRecord
+
+__all__ = ["Problem", "TranscriptReport", "verify_transcript", "verify_transcript_bytes"]
+
+_LINE_LIMITS = Limits(max_bytes=64 * 1024 * 1024, max_depth=32, max_nodes=1_000_000)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One fault, located."""
+
+    line: int
+    seq: str | None
+    kind: str
+    message: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"line": self.line, "seq": self.seq, "kind": self.kind, "message": self.message}
+
+    def __str__(self) -> str:
+        where = f"line {self.line}" + (f" (seq {self.seq})" if self.seq is not None else "")
+        return f"{where}: {self.kind}: {self.message}"
+
+
+@dataclass
+class TranscriptReport:
+    """What verification found, and what a resume needs to continue the chain."""
+
+    records: list[dict[str, Any]] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    cells: dict[str, dict[str, Any]] = field(default_factory=dict)
+    good_bytes: int = 0
+    torn_tail: bytes | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems and self.torn_tail is None
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.records) and self.records[-1]["kind"] == "run-finished"
+
+    @property
+    def last_hash(self) -> str:
+        return str(self.records[-1]["sha256"]) if self.records else GENESIS
+
+    @property
+    def next_seq(self) -> int:
+        return len(self.records)
+
+
+def verify_transcript(path: Path, *, seal_hash: str | None = None) -> TranscriptReport:
+    """Verify the transcript file at ``path``."""
+    return verify_transcript_bytes(path.read_bytes(), seal_hash=seal_hash)
+
+
+def verify_transcript_bytes(data: bytes, *, seal_hash: str | None = None) -> TranscriptReport:
+    report = TranscriptReport()
+    previous: dict[str, Any] | None = None
+    for number, offset, raw, terminated in split_lines(data):
+        if not terminated:
+            report.torn_tail = raw
+            report.problems.append(
+                Problem(
+                    number,
+                    None,
+                    "torn-tail",
+                    f"the last line ({len(raw)} bytes) is unterminated: its write never completed",
+                )
+            )
+            break
+        record = _parse(number, raw, report)
+        if record is None:
+            continue
+        seq = record.get("seq")
+        _check_sequence(number, record, previous, report)
+        if seal_hash is not None and record.get("sealHash") != seal_hash:
+            report.problems.append(
+                Problem(
+                    number,
+                    seq,
+                    "seal",
+                    f"the record names seal {record.get('sealHash')}, not the run's {seal_hash}",
+                )
+            )
+        execution = record.get("execution")
+        if isinstance(execution, dict) and "cellKey" in execution:
+            key = execution["cellKey"]
+            if key in report.cells:
+                first = report.cells[key]["seq"]
+                report.problems.append(
+                    Problem(
+                        number,
+                        seq,
+                        "duplicate-cell",
+                        f"cell {key} is already recorded at seq {first}",
+                    )
+                )
+            else:
+                report.cells[key] = record
+        report.records.append(record)
+        previous = record
+        if not report.problems:
+            report.good_bytes = offset + len(raw) + 1
+    return report
+
+
+def _parse(number: int, raw: bytes, report: TranscriptReport) -> dict[str, Any] | None:
+    try:
+        record = loads(raw, limits=_LINE_LIMITS, source=f"line {number}")
+    except ApconformError as exc:
+        report.problems.append(Problem(number, None, "not-a-record", exc.message))
+        return None
+    if not isinstance(record, dict):
+        report.problems.append(
+            Problem(number, None, "not-a-record", "the line is not a JSON object")
+        )
+        return None
+    seq = record.get("seq") if isinstance(record.get("seq"), str) else None
+    try:
+        validate_document(Ap1TranscriptRecord, record, what=f"record at line {number}")
+    except DocumentRefused as refused:
+        first = refused.violations[0]
+        report.problems.append(Problem(number, seq, "schema", f"{first.path}: {first.message}"))
+        return None
+    if canonical_text(record).encode("utf-8") != raw:
+        report.problems.append(
+            Problem(
+                number,
+                seq,
+                "edited",
+                "the line is not in canonical form; it was rewritten or edited",
+            )
+        )
+    if record_hash(record) != record["sha256"]:
+        report.problems.append(
+            Problem(
+                number,
+                seq,
+                "edited",
+                "the record's content does not match its sha256; the record was edited",
+            )
+        )
+    return dict(record)
+
+
+def _check_sequence(
+    number: int, record: dict[str, Any], previous: dict[str, Any] | None, report: TranscriptReport
+) -> None:
+    seq = int(record["seq"])
+    expected = 0 if previous is None else int(previous["seq"]) + 1
+    if seq > expected:
+        missing = f"seq {expected}" if seq == expected + 1 else f"seq {expected} to {seq - 1}"
+        report.problems.append(
+            Problem(
+                number,
+                record["seq"],
+                "removed",
+                f"{missing} missing before this record; records were removed",
+            )
+        )
+    elif seq < expected:
+        report.problems.append(
+            Problem(
+                number,
+                record["seq"],
+                "reordered",
+                f"seq {seq} after seq {expected - 1}; records were reordered or duplicated",
+            )
+        )
+    prev_hash = GENESIS if previous is None else previous["sha256"]
+    if record["prevSha256"] != prev_hash:
+        what = (
+            "the first record" if previous is None else f"line {number - 1} (seq {previous['seq']})"
+        )
+        report.problems.append(
+            Problem(
+                number, record["seq"], "chain", f"prevSha256 does not match the sha256 of {what}"
+            )
+        )

@@ -1,0 +1,119 @@
+"""JUnit XML and shields.io badges, rendered from the report records.
+
+JUnit: one ``testsuite`` per protocol, one ``testcase`` per vector (class name
+``apconform.<protocol>.<first clause>``, name the vector id). A fail or an
+xpass is a ``failure``, an errored case an ``error``, skipped and xfail cases
+are ``skipped`` (an xfail says so and gives the reason).
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from typing import Any
+
+from apconform.conformance.reports.text import case_reason
+
+__all__ = ["render_badges", "render_junit"]
+
+
+def _seconds(milliseconds: float) -> str:
+    return f"{milliseconds / 1000:.3f}"
+
+
+def _testcase(parent: ET.Element, case: dict[str, Any]) -> None:
+    element = ET.SubElement(
+        parent,
+        "testcase",
+        {
+            "classname": f"apconform.{case['protocol']}.{case['clauses'][0]}",
+            "name": case["vector"],
+            "time": _seconds(case["durationMs"]),
+        },
+    )
+    outcome = case["outcome"]
+    detail = f"{case_reason(case)}\nreproduce: {case['reproduce']}"
+    if outcome in ("fail", "xpass"):
+        child = ET.SubElement(element, "failure", {"message": case_reason(case), "type": outcome})
+        child.text = detail
+    elif outcome == "errored":
+        child = ET.SubElement(element, "error", {"message": case_reason(case), "type": "errored"})
+        child.text = detail
+    elif outcome == "skipped":
+        ET.SubElement(element, "skipped", {"message": case_reason(case)})
+    elif outcome == "xfail":
+        ET.SubElement(element, "skipped", {"message": f"xfail: {case.get('xfailReason', '')}"})
+
+
+def render_junit(records: list[dict[str, Any]]) -> str:
+    header, cases, footer = records[0], records[1:-1], records[-1]
+    total_ms = sum(case["durationMs"] for case in cases)
+    root = ET.Element(
+        "testsuites",
+        {
+            "name": f"apconform {header['target']}",
+            "tests": str(len(cases)),
+            "failures": str(footer["counts"]["fail"] + footer["counts"]["xpass"]),
+            "errors": str(footer["counts"]["errored"]),
+            "skipped": str(footer["counts"]["skipped"] + footer["counts"]["xfail"]),
+            "time": _seconds(total_ms),
+        },
+    )
+    for summary in footer["protocols"]:
+        mine = [case for case in cases if case["protocol"] == summary["protocol"]]
+        counts = summary["counts"]
+        suite = ET.SubElement(
+            root,
+            "testsuite",
+            {
+                "name": f"apconform.{summary['protocol']}",
+                "tests": str(len(mine)),
+                "failures": str(counts["fail"] + counts["xpass"]),
+                "errors": str(counts["errored"]),
+                "skipped": str(counts["skipped"] + counts["xfail"]),
+                "time": _seconds(sum(case["durationMs"] for case in mine)),
+                "timestamp": header["startedAt"][:19],
+            },
+        )
+        properties = ET.SubElement(suite, "properties")
+        implementation = header["implementation"]
+        for name, value in (
+            ("kit.version", header["kit"]["version"]),
+            ("implementation", f"{implementation['name']} {implementation['version']}"),
+            ("target", header["target"]),
+            ("vectorManifestSha256", header["vectorManifestSha256"]),
+            ("clauseRegistrySha256", header["clauseRegistrySha256"]),
+            ("verdict", summary["verdict"]),
+        ):
+            ET.SubElement(properties, "property", {"name": name, "value": value})
+        for case in mine:
+            _testcase(suite, case)
+        if summary["vacuousClauses"]:
+            out = ET.SubElement(suite, "system-out")
+            out.text = "MUST clauses with no executed vector: " + ", ".join(
+                summary["vacuousClauses"]
+            )
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def render_badges(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """One shields.io endpoint document per checked protocol."""
+    footer = records[-1]
+    badges = {}
+    for summary in footer["protocols"]:
+        counts = summary["counts"]
+        total = sum(counts.values())
+        if total == 0:
+            message, color = "nothing checked", "lightgrey"
+        elif summary["vacuousClauses"]:
+            message, color = f"vacuous ({len(summary['vacuousClauses'])} MUST unchecked)", "red"
+        else:
+            message = f"{counts['pass']}/{total} passed"
+            color = "brightgreen" if summary["verdict"] == "pass" else "red"
+        badges[summary["protocol"]] = {
+            "schemaVersion": 1,
+            "label": f"apconform {summary['protocol']}",
+            "message": message,
+            "color": color,
+        }
+    return badges
