@@ -298,13 +298,13 @@ class ItemChange(ConfiguredBaseModel):
 
 class ResultDiff(ConfiguredBaseModel):
     """
-    The comparison of two results of one kind (apconform report diff, and apconform ledger diff): for conformance reports every vector and clause that newly fails, newly passes, changed, was added or removed; for AP-1 score reports every dimension whose status or rate changed. A regression is anything newly failing, or a verdict turned from pass to fail.
+    The comparison of two results of one kind (apconform report diff, and apconform ledger diff): for conformance reports every vector and clause that newly fails, newly passes, changed, was added or removed; for AP-1 score reports every dimension whose status or rate changed. A regression is anything newly failing, or a verdict that was pass and no longer is (fail, incomplete or errored).
     """
     schemaVersion: Literal['apconform-result-diff/1'] = Field(default=..., description="""Always \"apconform-result-diff/1\".""")
     kind: ResultKind = Field(default=..., description="""The kind of both results.""")
     before: DiffSide = Field(default=..., description="""The earlier result.""")
     after: DiffSide = Field(default=..., description="""The later result.""")
-    regression: JsonBool = Field(default=..., description="""True when anything newly fails or the verdict turned from pass to fail.""")
+    regression: JsonBool = Field(default=..., description="""True when anything newly fails or the verdict was pass and no longer is.""")
     counts: ChangeCounts = Field(default=..., description="""How many items changed in each way, over every list below.""")
     clauses: list[ItemChange] = Field(default=..., description="""For conformance reports, the clauses that differ, sorted by change then id.""")
     vectors: list[ItemChange] = Field(default=..., description="""For conformance reports, the vectors that differ, sorted by change then id.""")

@@ -185,7 +185,7 @@ def _side(kind: ResultKind, document: Any) -> dict[str, Any]:
 
 
 def is_regression(diff: Mapping[str, Any]) -> bool:
-    """True when anything newly fails, or the verdict turned from pass to fail."""
+    """True when anything newly fails, or the verdict was pass and no longer is."""
     return bool(diff["regression"])
 
 
@@ -215,7 +215,8 @@ def diff_results(
     counts = {name: 0 for name in _COUNT_NAMES.values()}
     for change in everything:
         counts[_COUNT_NAMES[change["change"]]] += 1
-    verdict_fell = old_side.get("verdict") == "pass" and new_side.get("verdict") == "fail"
+    # fail, and since conformance reports can say so, incomplete or errored
+    verdict_fell = old_side.get("verdict") == "pass" and new_side.get("verdict") != "pass"
     return {
         "schemaVersion": "apconform-result-diff/1",
         "kind": kind_before.value,
