@@ -168,7 +168,7 @@ def test_the_command_table_matches_what_the_modules_register() -> None:
     full, lazy = build_parser(), build_parser(load=())
     assert _listing(lazy) == _listing(full)
     assert lazy.format_help() == full.format_help()
-    assert len(_listing(full)) == 15
+    assert len(_listing(full)) == 16
 
 
 def _paths(
@@ -183,7 +183,7 @@ def _paths(
 
 def test_every_subcommand_help_is_the_full_one(capsys: pytest.CaptureFixture[str]) -> None:
     paths = list(_paths(build_parser()))
-    assert len(paths) == 42
+    assert len(paths) == 53
     for path, sub in paths:
         with pytest.raises(SystemExit) as exited:
             main([*path, "--help"])

@@ -1,7 +1,7 @@
 """`apconform`: one command with subcommands, thin over the library.
 
 Each protocol package contributes its own subcommand group through a
-``register(subparsers)`` function listed in :data:`_GROUPS`; this module only
+``register(subparsers)`` function listed in :data:`_COMMANDS`; this module only
 parses arguments, calls the library and turns the kit's errors into a message
 on stderr and an exit status (0 done, 1 document refused, 2 usage or input
 error, 130 interrupted). It never prints a Python traceback unless
@@ -55,6 +55,9 @@ _COMMANDS: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "apconform.mcp.cli": (
         ("mcp", "serve apx_validate, apx_evaluate and apx_promote over MCP (stdio)"),
+    ),
+    "apconform.ledger.cli": (
+        ("ledger", "the results ledger: list, show, verify, diff, export, import, record, site"),
     ),
 }
 _MODULES = {name: module for module, commands in _COMMANDS.items() for name, _ in commands}

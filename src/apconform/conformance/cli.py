@@ -41,6 +41,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     from apconform.conformance.reports.formats import render, sign_report, write_badges
     from apconform.conformance.runner import CheckOptions, run_check
     from apconform.core.signing import load_signing_key
+    from apconform.ledger.recording import record_result
 
     pairs = _outputs(args.format or ["pretty"], args.output or [])
     key = load_signing_key(Path(args.sign_key)) if args.sign_key else None
@@ -74,6 +75,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     if args.badge:
         for path in write_badges(run.records, Path(args.badge)):
             sys.stderr.write(f"wrote badge {path}\n")
+    record_result(args, "conformance-report", run.records)
     return run.exit_status
 
 
@@ -228,11 +230,24 @@ def _cmd_report_render(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_report_diff(args: argparse.Namespace) -> int:
+    from apconform.results import diff_files, render_diff_text
+
+    diff = diff_files(Path(args.before), Path(args.after))
+    if args.format == "json":
+        sys.stdout.write(json.dumps(diff, indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(render_diff_text(diff))
+    return 1 if diff["regression"] else 0
+
+
 def _vectors_option(parser: Any) -> None:
     parser.add_argument("--vectors", metavar="DIR", help="vector folder (default: the kit's)")
 
 
 def register(subparsers: Any) -> None:
+    from apconform.ledger.recording import add_ledger_options
+
     check = subparsers.add_parser(
         "check", help="check an implementation against the vectors, clause by clause"
     )
@@ -273,6 +288,7 @@ def register(subparsers: Any) -> None:
     )
     check.add_argument("--trusted-key", action="append", help="extra public key for the manifest")
     check.add_argument("--sign-key", metavar="FILE", help="sign every report file written")
+    add_ledger_options(check)
     check.set_defaults(handler=_cmd_check)
 
     vectors = subparsers.add_parser("vectors", help="verify, lint and audit a vector suite")
@@ -325,3 +341,11 @@ def register(subparsers: Any) -> None:
     )
     rrender.add_argument("--output", help="file to write (default: standard output)")
     rrender.set_defaults(handler=_cmd_report_render)
+    rdiff = report_actions.add_parser(
+        "diff",
+        help="compare two conformance reports (or two AP-1 score reports); exit 1 on a regression",
+    )
+    rdiff.add_argument("before", help="the earlier report (JSON lines, or score-report.json)")
+    rdiff.add_argument("after", help="the later report, of the same kind")
+    rdiff.add_argument("--format", choices=["text", "json"], default="text")
+    rdiff.set_defaults(handler=_cmd_report_diff)

@@ -5,7 +5,7 @@ DOCUMENTS maps each document type to (module, class) and its JSON Schema file.
 
 from __future__ import annotations
 
-__all__ = ['DOCUMENTS', 'ap1', 'ap1_operations', 'api', 'apx', 'apx_operations', 'common', 'conformance', 'kit_operations']
+__all__ = ['DOCUMENTS', 'ap1', 'ap1_operations', 'api', 'apx', 'apx_operations', 'common', 'conformance', 'kit_operations', 'ledger']
 
 DOCUMENTS: dict[str, tuple[str, str]] = {
     'adapter-answer': ('conformance', 'AdapterAnswer'),
@@ -34,10 +34,15 @@ DOCUMENTS: dict[str, tuple[str, str]] = {
     'apx-run': ('apx', 'Run'),
     'badge': ('conformance', 'Badge'),
     'clause-registry': ('conformance', 'ClauseRegistry'),
+    'ledger-claim': ('ledger', 'LedgerClaim'),
+    'ledger-entry': ('ledger', 'LedgerEntry'),
+    'ledger-record': ('ledger', 'LedgerRecord'),
+    'ledger-submission': ('ledger', 'LedgerSubmission'),
     'report-case': ('conformance', 'ReportCase'),
     'report-footer': ('conformance', 'ReportFooter'),
     'report-header': ('conformance', 'ReportHeader'),
     'report-signature': ('conformance', 'ReportSignature'),
+    'result-diff': ('ledger', 'ResultDiff'),
     'vector': ('conformance', 'Vector'),
     'vector-manifest': ('conformance', 'VectorManifest'),
     'xfail-list': ('conformance', 'XfailList'),

@@ -31,11 +31,13 @@ def _print_scored(scored: Any) -> None:
 
 def _cmd_score(args: argparse.Namespace) -> int:
     from apconform.ap1.scoring import score_run
+    from apconform.ledger.recording import record_result
 
     scored = score_run(
         Path(args.run_dir), Path(args.output_dir) if args.output_dir else None, jobs=args.jobs
     )
     _print_scored(scored)
+    record_result(args, "ap1-score-report", scored.report.document)
     return 0
 
 
@@ -141,12 +143,15 @@ _JOBS_HELP = (
 
 def register_scoring(commands: Any, parser_class: Any) -> None:
     """Add score, rescore and adjudicate to `apconform ap1`."""
+    from apconform.ledger.recording import add_ledger_options
+
     score = commands.add_parser(
         "score", help="score a run: the profile report and adjudication sheets"
     )
     score.add_argument("run_dir")
     score.add_argument("--output-dir", help="where the report goes (default RUN_DIR/report)")
     score.add_argument("--jobs", type=_jobs, help=_JOBS_HELP)
+    add_ledger_options(score)
     score.set_defaults(handler=_cmd_score)
 
     rescore = commands.add_parser(

@@ -20,7 +20,13 @@ from apconform.core.canonical import sha256_hex
 from apconform.core.errors import ApconformError, define_code
 from apconform.core.jsonload import Limits, loads
 
-__all__ = ["REPORT_INVALID", "read_jsonl", "record_problems", "render_jsonl"]
+__all__ = [
+    "REPORT_INVALID",
+    "consistency_problems",
+    "read_jsonl",
+    "record_problems",
+    "render_jsonl",
+]
 
 REPORT_INVALID = define_code(
     "APC-REPORT-INVALID",
@@ -79,10 +85,20 @@ def record_problems(records: list[dict[str, Any]]) -> list[str]:
         for error in sorted(validator.iter_errors(record), key=lambda e: list(e.absolute_path)):
             where = "/" + "/".join(str(p) for p in error.absolute_path)
             problems.append(f"record {number} ({schema}) at {where}: {error.message}")
-    if problems:
-        return problems
+    return problems or consistency_problems(records)
+
+
+def consistency_problems(
+    records: list[dict[str, Any]], *, cases_sha256: str | None = None
+) -> list[str]:
+    """How schema-valid records disagree with their footer (digest, counts, numbering).
+
+    ``cases_sha256`` is the digest of the case records when the caller has it already.
+    """
+    problems = []
     cases, footer = records[1:-1], records[-1]
-    if footer["casesSha256"] != sha256_hex(cases):
+    digest = cases_sha256 if cases_sha256 is not None else sha256_hex(cases)
+    if footer["casesSha256"] != digest:
         problems.append("the case records do not match the footer's casesSha256")
     if footer["counts"] != count_outcomes(cases):
         problems.append("the footer's counts do not match the case records")
