@@ -23,7 +23,7 @@ from typing import Any, NoReturn
 from apconform import __version__
 from apconform.core.errors import ApconformError, DocumentRefused, UsageError
 
-__all__ = ["main", "print_json", "read_document"]
+__all__ = ["main", "print_json", "read_document", "trust_arguments"]
 
 # Modules that add subcommand groups; a module missing from this build is skipped.
 _GROUPS = (
@@ -50,6 +50,22 @@ def read_document(source: str) -> Any:
     if source == "-":
         return load_stream(sys.stdin.buffer, source="<stdin>")
     return load_path(Path(source))
+
+
+def trust_arguments(parser: Any) -> None:
+    """--trusted-key (repeatable) and --trust-file: the keys a verification accepts."""
+    parser.add_argument(
+        "--trusted-key",
+        action="append",
+        metavar="HEX",
+        help="public key (64 hex) to trust; repeat for several. Named keys replace the "
+        "default, which is the kit's published TEST key alone",
+    )
+    parser.add_argument(
+        "--trust-file",
+        metavar="FILE",
+        help="a file of public keys to trust, one per line (# comments allowed)",
+    )
 
 
 def print_json(value: Any, *, stream: Any = None) -> None:

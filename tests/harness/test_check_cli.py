@@ -123,8 +123,10 @@ def test_report_signature_round_trip(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main(["report", "verify", str(report), *trusted]) == 0
     assert "is valid; " in capsys.readouterr().out
     assert main(["report", "verify", str(report), "--trusted-key", VECTOR_TEST_PUBLIC_KEY]) == 2
+    assert main(["report", "verify", str(report)]) == 2  # none named: the TEST key alone
+    assert "only the kit's published TEST key is trusted" in capsys.readouterr().err
     report.write_text(report.read_text().replace('"pass"', '"fail"', 1))
-    assert main(["report", "verify", str(report)]) == 1
+    assert main(["report", "verify", str(report), *trusted]) == 1
     assert "has changed since it was signed" in capsys.readouterr().err
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from apconform.ap1.cli.scoring import register_scoring
-from apconform.cli import print_json
+from apconform.cli import print_json, trust_arguments
 from apconform.core.errors import UsageError
 
 __all__ = ["register"]
@@ -50,9 +50,11 @@ def _seal(args: argparse.Namespace, paths: Any) -> dict[str, Any]:
     from apconform.ap1.seal.build import write_sealed_run
     from apconform.core.signing import load_signing_key
 
+    output = _output_dir(args.output_dir)
+    assert output is not None  # both commands require it before sealing
     inputs = load_inputs(paths, endpoint=args.endpoint, model=args.model)
     key = load_signing_key(Path(args.sign_key)) if getattr(args, "sign_key", None) else None
-    record = write_sealed_run(Path(args.output_dir), inputs, sign_key=key)
+    record = write_sealed_run(output, inputs, sign_key=key)
     print(f"sealed {args.output_dir}: seal {record['sealHash']}")
     plan = record["plan"]
     print(
@@ -83,6 +85,28 @@ def _rate(text: str | None) -> Decimal | None:
     return value
 
 
+def _seconds(text: str, option: str) -> Decimal:
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        raise UsageError(f"{option} {text!r} is not a number of seconds") from None
+    if not value.is_finite() or value < 0 or value > 3600:
+        raise UsageError(f"{option} {text!r} must be between 0 and 3600 seconds")
+    return value
+
+
+def _output_dir(text: str | None) -> Path | None:
+    """The --output-dir value; an empty one is refused (it would mean the current directory)."""
+    if text is None:
+        return None
+    if not text.strip():
+        raise UsageError(
+            "--output-dir is empty; name the new run directory (an empty name would seal into "
+            "the current directory)"
+        )
+    return Path(text)
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
     from apconform.ap1.run.engine import RunOptions, run_sealed
 
@@ -93,11 +117,13 @@ def _cmd_run(args: argparse.Namespace) -> int:
             raise UsageError(
                 "--resume takes only the run directory (and --concurrency, --rate-limit)"
             )
+        if not args.resume.strip():
+            raise UsageError("--resume is empty; name the run directory to continue")
         run_dir = Path(args.resume)
     else:
-        if not args.output_dir:
+        if args.output_dir is None:
             raise UsageError("give --output-dir DIR (a new directory, or a sealed one not yet run)")
-        run_dir = Path(args.output_dir)
+        run_dir = _output_dir(args.output_dir) or Path()
         paths = _input_paths(args)
         if paths is not None:
             _seal(args, paths)
@@ -132,14 +158,22 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 def _cmd_verify_seal(args: argparse.Namespace) -> int:
     from apconform.ap1.seal.verify import verify_seal
+    from apconform.core.trust import trust_anchors
 
-    findings, _ = verify_seal(Path(args.run_dir), trusted_keys=args.trusted_key or None)
+    anchors = trust_anchors(args.trusted_key, args.trust_file)
+    findings, _ = verify_seal(Path(args.run_dir), anchors=anchors)
     fatal = [f for f in findings if f.fatal]
     if args.json:
         print_json({"valid": not fatal, "findings": [f.to_dict() for f in findings]})
     else:
         for f in findings:
             print(f"{'MISMATCH' if f.fatal else 'note'} {f.component}: {f.message}")
+        if not any(f.component in ("signature", "seal") for f in findings):
+            print(
+                "note sealedAt: not covered; sealHash leaves the sealing time out and this seal "
+                "is unsigned, so the time is the record's word only (seal with --sign-key to "
+                "cover it)"
+            )
         print(f"seal of {args.run_dir}: " + ("does NOT verify" if fatal else "verifies"))
     return 1 if fatal else 0
 
@@ -184,6 +218,11 @@ def _cmd_serve_mock(args: argparse.Namespace) -> int:
     from apconform.ap1.inputs.files import example_paths, load_inputs
     from apconform.ap1.mock import MODELS, PERSONAS, MockEndpoint
 
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port {args.port} is not a port number (0 to 65535; 0 picks one)")
+    if args.latency_ms < 0:
+        raise UsageError(f"--latency-ms {args.latency_ms} is negative; give 0 or more")
+    stall = _seconds(args.stall_seconds, "--stall-seconds")
     paths = _input_paths(args) or example_paths()
     inputs = load_inputs(paths)
     mock = MockEndpoint(
@@ -191,7 +230,7 @@ def _cmd_serve_mock(args: argparse.Namespace) -> int:
         port=args.port,
         latency=Decimal(args.latency_ms) / 1000,
         seed=args.seed,
-        stall_seconds=Decimal(args.stall_seconds),
+        stall_seconds=stall,
     )
     print(f"built-in endpoint on {mock.url} (seed {args.seed}, latency {args.latency_ms} ms)")
     for model in MODELS:
@@ -249,7 +288,7 @@ def register(subparsers: Any) -> None:
         "verify-seal", help="recompute a run's seal; name each mismatch"
     )
     verify_seal.add_argument("run_dir")
-    verify_seal.add_argument("--trusted-key", action="append", help="public key (hex) to trust")
+    trust_arguments(verify_seal)
     verify_seal.add_argument("--json", action="store_true", help="print the findings as JSON")
     verify_seal.set_defaults(handler=_cmd_verify_seal)
 

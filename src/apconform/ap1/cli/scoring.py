@@ -10,6 +10,9 @@ from apconform.core.errors import UsageError
 
 __all__ = ["register_scoring"]
 
+_SHEET_LIMIT = 64 * 1024 * 1024
+"""The largest filled-in sheet read (a sheet of 100,000 rows is some 30 MiB)."""
+
 
 def _print_scored(scored: Any) -> None:
     document = scored.report.document
@@ -85,31 +88,33 @@ def _cmd_rescore(args: argparse.Namespace) -> int:
 
 def _cmd_adjudicate_import(args: argparse.Namespace) -> int:
     import json
+    import os
 
+    from apconform.ap1.rundir import create_file, load_in
     from apconform.ap1.scoring import score_run
     from apconform.ap1.scoring.adjudication.merge import merge_sheets
     from apconform.ap1.scoring.files import ADJUDICATION_FILE
-    from apconform.core.files import load_path
+    from apconform.core.files import read_file
 
     run_dir = Path(args.run_dir)
-    key_path = run_dir / "report" / "adjudication" / "key.json"
-    if not key_path.is_file():
+    key_rel = "report/adjudication/key.json"
+    if not os.path.lexists(run_dir / key_rel):
         raise UsageError(
-            f"{key_path} is missing: score the run first (apconform ap1 score RUN_DIR)"
+            f"{run_dir / key_rel} is missing: score the run first (apconform ap1 score RUN_DIR)"
         )
     target = run_dir / ADJUDICATION_FILE
-    if target.exists():
+    if os.path.lexists(target):
         raise UsageError(
             f"{target} exists: an import is never overwritten; move it aside to replace it"
         )
     names = (args.scorer_1_name, args.scorer_2_name)
-    try:
-        first, second = Path(args.scorer_1).read_bytes(), Path(args.scorer_2).read_bytes()
-    except OSError as exc:
-        raise UsageError(f"cannot read a sheet: {exc}") from None
-    merged = merge_sheets(load_path(key_path), first, second, names)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(json.dumps(merged, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    first, second = (
+        read_file(path, max_bytes=_SHEET_LIMIT, what="a filled-in adjudication sheet")
+        for path in (args.scorer_1, args.scorer_2)
+    )
+    merged = merge_sheets(load_in(run_dir, key_rel), first, second, names)
+    text = json.dumps(merged, indent=2, ensure_ascii=False) + "\n"
+    create_file(run_dir, ADJUDICATION_FILE, text.encode("utf-8"))
     for agreement in merged["agreement"]:
         kappa = agreement["kappa"] if agreement["kappa"] is not None else "undefined"
         print(

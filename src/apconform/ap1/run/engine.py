@@ -30,7 +30,7 @@ from apconform.ap1.run.execution import ExecutionContext, execute_cell
 from apconform.ap1.run.progress import Progress
 from apconform.ap1.run.ratelimit import RateLimiter
 from apconform.ap1.run.retry import RetryPolicy
-from apconform.ap1.rundir import TRANSCRIPT_FILE, locked
+from apconform.ap1.rundir import TRANSCRIPT_FILE, create_file, locked, open_existing
 from apconform.ap1.seal.verify import SealedRun, open_sealed_run
 from apconform.ap1.transcript.chain import TranscriptWriter
 from apconform.ap1.transcript.verify import TranscriptReport, verify_transcript
@@ -98,15 +98,18 @@ def _set_aside_torn_tail(path: Path, report: TranscriptReport) -> dict[str, str 
     if report.torn_tail is None:
         return {"tornTailBytes": "0", "tornTailSha256": None, "tornTailFile": None}
     digest = sha256_bytes(report.torn_tail)
-    keep = path.with_name(f"transcript.torn-{digest[:16]}.bin")
-    keep.write_bytes(report.torn_tail)
-    with path.open("r+b") as handle:
-        handle.truncate(report.good_bytes)
-        os.fsync(handle.fileno())
+    keep = f"transcript.torn-{digest[:16]}.bin"
+    create_file(path.parent, keep, report.torn_tail)  # new, never through a planted link
+    fd = open_existing(path.parent, path.name, write=True)
+    try:
+        os.ftruncate(fd, report.good_bytes)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
     return {
         "tornTailBytes": str(len(report.torn_tail)),
         "tornTailSha256": digest,
-        "tornTailFile": keep.name,
+        "tornTailFile": keep,
     }
 
 
@@ -140,7 +143,10 @@ def _run_locked(run: SealedRun, api_key: str | None, options: RunOptions) -> Run
     if report.finished:
         result.already_finished = True
         return result
-    writer = TranscriptWriter(path, run.seal_hash, next_seq=report.next_seq, prev=report.last_hash)
+    masker = Masker([api_key] if api_key else [])
+    writer = TranscriptWriter(
+        path, run.seal_hash, next_seq=report.next_seq, prev=report.last_hash, masker=masker
+    )
     with writer:
         if not report.records:
             writer.append(
