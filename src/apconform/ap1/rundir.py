@@ -332,9 +332,11 @@ def open_binary_in(
     return os.fdopen(fd, "rb", buffering=buffering)
 
 
-def replace_file(base: Path, rel: str, content: bytes | Iterable[bytes]) -> None:
+def replace_file(
+    base: Path, rel: str, content: bytes | Iterable[bytes], *, sync: bool = False
+) -> None:
     """Write ``base/rel`` whole: into a new partial file, then renamed over the old one."""
-    with replacing(base, rel) as handle:
+    with replacing(base, rel, sync=sync) as handle:
         if isinstance(content, bytes | bytearray):
             handle.write(content)
         else:
@@ -343,12 +345,13 @@ def replace_file(base: Path, rel: str, content: bytes | Iterable[bytes]) -> None
 
 
 @contextmanager
-def replacing(base: Path, rel: str) -> Iterator[BinaryIO]:
+def replacing(base: Path, rel: str, *, sync: bool = False) -> Iterator[BinaryIO]:
     """A writer on ``base/rel.partial`` that replaces ``base/rel`` when the block ends without
     an error (and leaves the old file alone when it raises).
 
     The partial file is created exclusively and the target, when it exists,
     must be a regular file: a link at either place is refused, never followed.
+    With ``sync`` the new content reaches stable storage before the rename.
     """
     partial = rel + ".partial"
     with _folder(base, rel, create=True) as (dir_fd, name, full):
@@ -376,8 +379,13 @@ def replacing(base: Path, rel: str) -> Iterator[BinaryIO]:
         )
         with os.fdopen(fd, "wb") as handle:
             yield handle
+            if sync:
+                handle.flush()
+                os.fsync(handle.fileno())
         try:
             os.replace(name + ".partial", name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+            if sync and dir_fd is not None:
+                os.fsync(dir_fd)
         except OSError as exc:
             raise _file_error(full, "replace", exc) from None
 

@@ -34,11 +34,17 @@ def _print_scored(scored: Any) -> None:
 
 def _cmd_score(args: argparse.Namespace) -> int:
     from apconform.ap1.scoring import score_run
+    from apconform.ap1.scoring.anchor import write_score_anchor
+    from apconform.core.signing import load_signing_key
 
+    key = load_signing_key(Path(args.sign_with)) if args.sign_with else None
     scored = score_run(
         Path(args.run_dir), Path(args.output_dir) if args.output_dir else None, jobs=args.jobs
     )
     _print_scored(scored)
+    if key is not None:
+        path = write_score_anchor(scored.output_dir, scored.report.document, key)
+        print(f"  signed what it scored with {key.key_id}: {path}")
     return 0
 
 
@@ -79,11 +85,28 @@ def _cmd_rescore(args: argparse.Namespace) -> int:
         print(f"  nothing to compare with: {published} holds no report")
         return 0
     differ = compare_reports(published, output)
+    change = _transcript_change(published, run_dir)
+    if change is not None:
+        print(f"  THE TRANSCRIPT CHANGED since {published} was scored: {change}")
     if differ:
         print(f"  DIFFERS from {published}: {', '.join(differ)}")
         return 1
     print(f"  identical, byte for byte, to {published} (every report file)")
     return 0
+
+
+def _transcript_change(published: Path, run_dir: Path) -> str | None:
+    """How the run's transcript differs from the one the published report scored, if it does."""
+    from apconform.ap1.rundir import load_in
+    from apconform.ap1.scoring.anchor import transcript_change
+    from apconform.ap1.transcript.verify import verify_transcript
+
+    document = load_in(published, "score-report.json")
+    transcript = document.get("integrity", {}).get("transcript", {})
+    if "headSha256" not in transcript:
+        return "unknown: the published report carries no transcript anchor (older format)"
+    report = verify_transcript(run_dir / "transcript.jsonl", in_run_dir=True)
+    return transcript_change((int(transcript["records"]), transcript["headSha256"]), report)
 
 
 def _cmd_adjudicate_import(args: argparse.Namespace) -> int:
@@ -152,6 +175,11 @@ def register_scoring(commands: Any, parser_class: Any) -> None:
     score.add_argument("run_dir")
     score.add_argument("--output-dir", help="where the report goes (default RUN_DIR/report)")
     score.add_argument("--jobs", type=_jobs, help=_JOBS_HELP)
+    score.add_argument(
+        "--sign-with",
+        metavar="KEYFILE",
+        help="sign the report together with the transcript it scored (score-report.sig.json)",
+    )
     score.set_defaults(handler=_cmd_score)
 
     rescore = commands.add_parser(

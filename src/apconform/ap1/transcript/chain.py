@@ -30,6 +30,7 @@ _MEMBER = {
     "run-resumed": "runResumed",
     "run-stopped": "runStopped",
     "run-finished": "runFinished",
+    "cell-deferred": "cellDeferred",
 }
 
 
@@ -55,6 +56,8 @@ class TranscriptWriter:
         self.next_seq = next_seq
         self.prev = prev
         self._masker = masker if masker is not None else Masker()
+        self.last_kind = "run-started"
+        """The kind of the last record written (what the head names)."""
         self._lock = threading.Lock()
         self._fd = open_append(path.parent, path.name)  # a link planted there is refused
 
@@ -83,6 +86,7 @@ class TranscriptWriter:
             os.fsync(self._fd)
             self.next_seq += 1
             self.prev = record["sha256"]
+            self.last_kind = kind
             return record
 
     def close(self) -> None:

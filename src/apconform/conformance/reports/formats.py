@@ -129,7 +129,9 @@ def verify_report(
             SIG_INVALID,
             f"{sig_file}: {error.message}; "
             + (
-                "changed: reportSha256 (it was edited to match the report's current bytes)"
+                "the signature file was edited after signing: its reportSha256 matches the "
+                "report's current bytes, so the report was most likely changed and the digest "
+                "edited to match"
                 if actual == parsed.reportSha256
                 else "which member changed cannot be determined (the signature covers the "
                 "signature file as a whole)"
