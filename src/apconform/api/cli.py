@@ -116,8 +116,7 @@ def register(subparsers: Any) -> None:
         "--max-in-flight",
         type=_positive_int,
         default=64,
-        help="requests one worker works on at once (bodies received); more get 503 "
-        "(default 64)",
+        help="requests one worker works on at once (bodies received); more get 503 (default 64)",
     )
     serve.add_argument(
         "--max-uploading",
