@@ -46,6 +46,7 @@ __all__ = [
     "open_existing",
     "read_in",
     "refuse_existing_run",
+    "refuse_links",
     "replace_file",
     "replacing",
 ]
@@ -390,11 +391,17 @@ def replacing(base: Path, rel: str, *, sync: bool = False) -> Iterator[BinaryIO]
             raise _file_error(full, "replace", exc) from None
 
 
-def refuse_existing_run(run_dir: Path) -> None:
-    """Refuse a directory that already holds any file of a run (or a link where one would be)."""
+def refuse_links(run_dir: Path) -> None:
+    """Refuse a run directory that is a link or holds a link where a file of the run belongs."""
+    ensure_directory(run_dir, create=False)
     for name in _RUN_ENTRIES:
         if os.path.islink(run_dir / name):
             raise _link(run_dir / name)
+
+
+def refuse_existing_run(run_dir: Path) -> None:
+    """Refuse a directory that already holds any file of a run (or a link where one would be)."""
+    refuse_links(run_dir)
     found = [name for name in (SEAL_FILE, TRANSCRIPT_FILE, "inputs") if (run_dir / name).exists()]
     if found:
         raise ApconformError(

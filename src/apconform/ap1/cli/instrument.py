@@ -261,8 +261,6 @@ def _cmd_verify_transcript(args: argparse.Namespace) -> int:
     folder = path.parent
     seal = load_in(folder, SEAL_FILE) if os.path.lexists(folder / SEAL_FILE) else None
     seal_hash = seal.get("sealHash") if isinstance(seal, dict) else None
-    if not in_run and not path.is_file():
-        raise UsageError(f"{path} is not a transcript file")
     anchors = trust_anchors(args.trusted_key, args.trust_file)
     report = verify_transcript(path, seal_hash=seal_hash, in_run_dir=in_run)
     if args.head:

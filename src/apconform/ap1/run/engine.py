@@ -36,9 +36,9 @@ from apconform.ap1.rundir import (
     HEAD_FILE,
     TRANSCRIPT_FILE,
     create_file,
-    ensure_directory,
     locked,
     open_existing,
+    refuse_links,
 )
 from apconform.ap1.seal.verify import SealedRun, open_sealed_run
 from apconform.ap1.transcript.chain import TranscriptWriter
@@ -159,7 +159,7 @@ def run_sealed(run_dir: Path, options: RunOptions) -> RunResult:
     Refuses, before any request, to send an API key over plain http to a host
     that is not loopback (unless ``allow_plain_http_key``).
     """
-    ensure_directory(run_dir, create=False)
+    refuse_links(run_dir)
     run = open_sealed_run(run_dir)
     api_key = _api_key(run)
     transport = credential_transport(

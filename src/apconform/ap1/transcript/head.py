@@ -123,6 +123,12 @@ def _signature(
 ) -> tuple[str | None, Anchor | None]:
     """(statement, None) for a valid trusted signature; (None, fault) otherwise."""
     if "signature" not in head:
+        if anchors is not None and anchors.named:
+            return None, Anchor(
+                "head-invalid",
+                "the head is not signed, but trusted keys were named: a signed head was expected "
+                "(was its signature removed?)",
+            )
         return None, None
     if anchors is None:
         return "signed (the signer was not judged)", None
