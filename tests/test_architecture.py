@@ -36,6 +36,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "apconform.apx.operations",
         "apconform.conformance",
         "apconform.ap1",
+        "apconform.ap1.inspect",
     ),
     (
         "apconform.cli",

@@ -1016,6 +1016,22 @@ def test_AP1_TR_5(conformance_case: ConformanceCase) -> None:
 
 @pytest.mark.clause("AP1-TR-6")
 def test_AP1_TR_6(conformance_case: ConformanceCase) -> None:
+    """A transcript imported from another harness's record of the run (an Inspect AI log, for
+    example) carries, in its `run-started` record and in every execution record, a
+    `provenance` member that names the source, its version and where in it the record was
+    read, lists what the source does not record, and lists the members derived from the
+    source's parsed form instead of copied from a verbatim recording; a request URL or HTTP
+    status the source did not record is null, never invented. A source record that does not
+    belong to the sealed plan, was run against another seal, or whose tool returns are not
+    the instrument's calculator's returns for the recorded arguments is refused, and a
+    source is imported whole or not at all. An imported execution record is scored as any
+    other; its evidence classes rest on the harness's record, which the provenance states.
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("AP1-TR-7")
+def test_AP1_TR_7(conformance_case: ConformanceCase) -> None:
     """A transcript is anchored at its end by a head written beside it whenever a run starts,
     resumes, stops or finishes: the number of records and the `sha256` of the last one (and,
     when the operator asks, an Ed25519 signature over both). Verification compares the chain
@@ -1030,8 +1046,8 @@ def test_AP1_TR_6(conformance_case: ConformanceCase) -> None:
     conformance_case.check()
 
 
-@pytest.mark.clause("AP1-TR-7")
-def test_AP1_TR_7(conformance_case: ConformanceCase) -> None:
+@pytest.mark.clause("AP1-TR-8")
+def test_AP1_TR_8(conformance_case: ConformanceCase) -> None:
     """A `cell-deferred` record is not a cell's record: a cell may have any number of them
     before its one execution record, and none after it.
     """

@@ -1395,6 +1395,19 @@ class RunStartedEvent(ConfiguredBaseModel):
     credentialTransport: Annotated[Optional[CredentialTransport], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""How requests carried the API key. Transcripts written before this member existed lack it.""")
     headFile: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The file beside the transcript that anchors its end (transcript.head.json); a transcript whose run-started record names it must have it. Older transcripts lack this member and are reported as unanchored.""")
     endpointFailureLimit: Annotated[Optional[Annotated[JsonStr, Field(pattern='^[1-9][0-9]*$', max_length=12)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""How many executions in a row may fail at the endpoint before the run stops (resumable). Older transcripts lack it.""")
+    provenance: Annotated[Optional[RecordProvenance], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Present when the transcript was imported from another harness's record of the run (for example an Inspect AI log) instead of written by the instrument as it ran: the source and what it does not record.""")
+
+
+class RecordProvenance(ConfiguredBaseModel):
+    """
+    Where a record that the instrument did not write itself comes from, and what its source does not record, so that the evidence a score rests on is stated honestly.
+    """
+    source: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The harness that ran the execution and recorded it, for example inspect-ai.""")
+    sourceVersion: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The version of that harness.""")
+    sourceRecord: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""Where in the source the record was read (log file digest, eval id, sample id, epoch).""")
+    model: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The model as the harness names it, when it names one.""")
+    notRecorded: list[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""What the source does not record, so what the record cannot show.""")
+    derived: list[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""Members of the record derived from the source's parsed form instead of copied from a verbatim recording.""")
 
 
 class RunResumedEvent(ConfiguredBaseModel):
@@ -1483,6 +1496,7 @@ class ExecutionRecord(ConfiguredBaseModel):
     toolCalls: list[ToolCallRecord] = Field(default=..., description="""Every tool call of every round, in order.""")
     finalText: Optional[JsonStr] = Field(default=..., description="""The text content of the last chat-completion response, or null.""")
     evidenceInputs: InvocationEvidenceInputs = Field(default=..., description="""The structural facts invocation evidence is classified from.""")
+    provenance: Annotated[Optional[RecordProvenance], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Present when the record was imported from another harness's record (for example an Inspect AI sample): the source and what it does not record. Absent when the instrument wrote the record as it ran.""")
 
 
 class InvocationEvidenceInputs(ConfiguredBaseModel):
@@ -1509,7 +1523,7 @@ class RequestRecord(ConfiguredBaseModel):
     """
     A request exactly as sent.
     """
-    url: Annotated[JsonStr, Field(pattern='^https?://[!-.0-~]+(/[!-~]*)?$', max_length=2048)] = Field(default=..., description="""The URL.""")
+    url: Optional[Annotated[JsonStr, Field(pattern='^https?://[!-.0-~]+(/[!-~]*)?$', max_length=2048)]] = Field(default=..., description="""The URL, or null when the record was imported from a harness that recorded none.""")
     headers: list[HeaderField] = Field(default=..., description="""The request headers; the Authorization value is always redacted.""")
     bodyText: JsonStr = Field(default=..., description="""The exact body sent, as text.""")
     bodySha256: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The SHA-256 of the body bytes.""")
@@ -1551,7 +1565,7 @@ class ResponseRecord(ConfiguredBaseModel):
     """
     A response as received, with what the adapter read from it.
     """
-    httpStatus: Annotated[JsonStr, Field(pattern='^[1-9][0-9]*$', max_length=12)] = Field(default=..., description="""The HTTP status.""")
+    httpStatus: Optional[Annotated[JsonStr, Field(pattern='^[1-9][0-9]*$', max_length=12)]] = Field(default=..., description="""The HTTP status, or null when the record was imported from a harness that recorded none.""")
     bodyText: JsonStr = Field(default=..., description="""The body as received (credential-shaped strings masked).""")
     bodySha256: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The SHA-256 of the body bytes as received, before masking.""")
     masked: JsonBool = Field(default=..., description="""Whether masking changed the stored body text.""")
@@ -2465,6 +2479,7 @@ RunPlan.model_rebuild()
 EvidenceDeclaration.model_rebuild()
 Ap1TranscriptRecord.model_rebuild()
 RunStartedEvent.model_rebuild()
+RecordProvenance.model_rebuild()
 RunResumedEvent.model_rebuild()
 RunStoppedEvent.model_rebuild()
 RunFinishedEvent.model_rebuild()
