@@ -41,6 +41,7 @@ from apconform.ap1.scoring.parallel import auto_jobs, stream_parallel
 from apconform.ap1.scoring.report.html import render_html
 from apconform.ap1.scoring.report.markdown import render_markdown
 from apconform.ap1.scoring.rescoring import Rescorer, ScoreReport, execution_line
+from apconform.ap1.transcript.verify import TRANSCRIPT_LIMIT
 from apconform.core.canonical import sha256_text
 from apconform.core.errors import ApconformError, DocumentRefused, define_code
 from apconform.core.files import open_binary
@@ -75,8 +76,6 @@ SCORE_INPUT = define_code(
     "or give the transcript and every sealed input.",
 )
 
-TRANSCRIPT_LIMIT = 64 * 1024**3
-"""The largest transcript (and report file) read: a bound, far above any real run."""
 _TEXT_LIMIT = 4 * 1024 * 1024
 _READ_BUFFER = 1 << 20
 """Transcript lines are several KiB each; a large read buffer avoids the slow long-line path."""
