@@ -182,7 +182,8 @@ def _run_summary(run_dir: Path, result: Any, seconds: float, share: Decimal) -> 
         f"{seconds:.1f} s: {counts}"
     )
     if result.retried:
-        print(f"  retried {result.retried} cell(s) deferred earlier after endpoint failures")
+        why = "; ".join(f"{cause} ({n})" for cause, n in result.retry_causes.most_common(3))
+        print(f"  retried {result.retried} cell(s) deferred earlier after endpoint failures: {why}")
     if result.deferred_now:
         causes = "; ".join(f"{cause} ({n})" for cause, n in result.deferred_now.most_common(3))
         print(

@@ -111,6 +111,8 @@ class RunResult:
     """Why executions of this invocation were deferred (cause -> count)."""
     retried: int = 0
     """Cells deferred by an earlier invocation that this one recorded."""
+    retry_causes: Counter[str] = field(default_factory=Counter)
+    """Why the cells this invocation found deferred had been deferred (cause -> records)."""
     stopped_early: str | None = None
     """Why the run stopped before its end (endpoint failures), else None."""
     cells_deferred: int = 0
@@ -229,6 +231,7 @@ def _run_locked(
         tail = _set_aside_torn_tail(path, report)
     result = RunResult(run.run_dir, run.seal_hash, len(cells), len(report.cells))
     result.credential_transport = transport
+    result.retry_causes.update(report.deferral_causes)
     for record in report.cells.values():
         result.statuses[record["execution"]["status"]] += 1
         if record["execution"]["status"] == "UNMEASURED":
