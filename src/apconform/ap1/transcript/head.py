@@ -27,7 +27,7 @@ from apconform.ap1.rundir import HEAD_FILE, load_in, replace_file
 from apconform.ap1.transcript.verify import TranscriptReport
 from apconform.core.canonical import canonical_text
 from apconform.core.errors import ApconformError, DocumentRefused, define_code
-from apconform.core.signing import SIG_INVALID, Ed25519Key, sign_document
+from apconform.core.signing import SIG_INVALID, Ed25519Key, sign_document, verify_document
 from apconform.core.trust import TrustAnchors, verify_trusted
 from apconform.core.validation import validate_document
 from apconform.models.ap1 import Ap1TranscriptHead
@@ -130,9 +130,10 @@ def _signature(
                 "(was its signature removed?)",
             )
         return None, None
-    if anchors is None:
-        return "signed (the signer was not judged)", None
     try:
+        if anchors is None:  # whether the signature matches, whoever signed it
+            verify_document(head)
+            return f"signed by {head['signature']['keyId']} (the signer was not judged)", None
         return verify_trusted(head, anchors), None
     except ApconformError as error:
         if error.error_code is not SIG_INVALID:
@@ -160,7 +161,7 @@ def check_anchor(
 ) -> Anchor:
     """Compare the verified chain with its head; say exactly what was found.
 
-    ``anchors`` judge a signed head (None: only whether the signature matches).
+    ``anchors`` judge a signed head's signer (None: only whether its signature matches).
     """
     total = len(report.records)
     if head is None:
