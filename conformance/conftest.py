@@ -4,8 +4,9 @@
                        [--timeout 10] [--validate-protocol]
 
 Each test in conformance/clauses/ is one clause; it is parametrized over the
-vectors that cite the clause. The session fails when a MUST clause of a
-protocol the implementation claims had no executed vector.
+vectors that cite the clause. The session fails when a branch (the
+acceptance or the refusal vectors) of a MUST clause of a protocol the
+implementation claims had no executed vector.
 """
 
 from __future__ import annotations
@@ -88,13 +89,15 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     global _SESSION
     if _SESSION is None:
         return
-    vacuous = _SESSION.vacuous_clauses() if session.testscollected else []
+    unexecuted = _SESSION.unexecuted_branches() if session.testscollected else []
     _SESSION.stop()
     _SESSION = None
-    if vacuous and exitstatus == 0:
+    if unexecuted and exitstatus == 0:
         reporter = session.config.pluginmanager.get_plugin("terminalreporter")
         if reporter is not None:
             reporter.write_line(
-                "vacuous: MUST clauses with no executed vector: " + ", ".join(vacuous), red=True
+                "incomplete: MUST clause branches with no executed vector: "
+                + ", ".join(unexecuted),
+                red=True,
             )
         session.exitstatus = 1

@@ -33,6 +33,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("apconform.ap1.scoring",),
     (
         "apconform.ap1.operations",
+        "apconform.ap1.importers",
         "apconform.apx.operations",
         "apconform.conformance",
         "apconform.ap1",

@@ -184,6 +184,17 @@ def test_AP1_CFG_6(conformance_case: ConformanceCase) -> None:
     conformance_case.check()
 
 
+@pytest.mark.clause("AP1-CFG-7")
+def test_AP1_CFG_7(conformance_case: ConformanceCase) -> None:
+    """A configuration converted from another instrument's run carries `importedFrom` (the
+    instrument and the configuration and seal hashes it published). Only such a
+    configuration may keep that instrument's omission reason not-supported, with its detail;
+    a configuration without `importedFrom` that declares it is refused. A run whose
+    configuration carries `importedFrom` is scored and compared, never executed or resumed.
+    """
+    conformance_case.check()
+
+
 @pytest.mark.clause("AP1-CND-1")
 def test_AP1_CND_1(conformance_case: ConformanceCase) -> None:
     """The base and instruction-removed conditions differ in exactly the one quantity the
@@ -282,6 +293,17 @@ def test_AP1_D2_3(conformance_case: ConformanceCase) -> None:
     conformance_case.check()
 
 
+@pytest.mark.clause("AP1-D2-4")
+def test_AP1_D2_4(conformance_case: ConformanceCase) -> None:
+    """A D2 cap that follows from a sampling parameter the configuration declares omitted as
+    platform-rejected is reported as that declaration: the parameter, the conditions and the
+    declared detail, and the statement that the parameter was not sent, so no rejection of
+    it was observed in the run. The report never words the cap as a rejection the run
+    observed.
+    """
+    conformance_case.check()
+
+
 @pytest.mark.clause("AP1-DRV-1")
 def test_AP1_DRV_1(conformance_case: ConformanceCase) -> None:
     """A derivation is evaluated in exact decimal arithmetic with 34 significant digits,
@@ -294,13 +316,26 @@ def test_AP1_DRV_1(conformance_case: ConformanceCase) -> None:
     conformance_case.check()
 
 
+@pytest.mark.clause("AP1-DRV-10")
+def test_AP1_DRV_10(conformance_case: ConformanceCase) -> None:
+    """The step `multiply_then_divide` takes at least three inputs and is the product of the
+    first two divided in turn by each further one, evaluated as the separate operations
+    would be; its partial products are not values of the derivation. A step with `reference:
+    false` is a helper: its value carries the computation but is neither a reference
+    intermediate at ladder step (iii) nor a D7.2(b) target; the final is the expected value
+    whether or not its step is a reference intermediate.
+    """
+    conformance_case.check()
+
+
 @pytest.mark.clause("AP1-DRV-2")
 def test_AP1_DRV_2(conformance_case: ConformanceCase) -> None:
     """A derivation resolves: every input names exactly one of an amount field of an entity
     delivered with the item, the label of an earlier step, or a constant the derivation
     declares; labels are unique; the final is the label of a step; every step feeds the
-    final; each operation has its number of inputs; and the item's declared number of steps
-    equals the derivation's.
+    final; each operation has its number of inputs; and, in version 1 of the format, the
+    item's declared number of steps equals the derivation's (in version 2 the question's
+    step count is its own, since a derivation may combine or split operations).
     """
     conformance_case.check()
 
@@ -332,9 +367,12 @@ def test_AP1_DRV_5(conformance_case: ConformanceCase) -> None:
 
 @pytest.mark.clause("AP1-DRV-6")
 def test_AP1_DRV_6(conformance_case: ConformanceCase) -> None:
-    """The seal refuses a derivation that declares a constant it never uses: every declared
-    constant widens what counts as a traced operand, so none may be declared beyond what the
-    derivation needs.
+    """The seal refuses a derivation that declares a constant it never uses, unless (in version
+    2 of the format) the constant declares why it is kept: the role alternative-route,
+    naming in its basis the clause or comment the other route rests on, or the role
+    structural. A constant a step uses declares the role used, and one declared
+    alternative-route or structural is not used by any step. Every declared constant widens
+    what counts as a traced operand, so each one states why it is there.
     """
     conformance_case.check()
 
@@ -353,6 +391,20 @@ def test_AP1_DRV_8(conformance_case: ConformanceCase) -> None:
     """Every question has exactly one derivation and every derivation belongs to a question;
     their derivable flags agree. An underivable item declares why and has no steps, fields,
     constants or final; it is recorded as VOID under each condition and never sent.
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("AP1-DRV-9")
+def test_AP1_DRV_9(conformance_case: ConformanceCase) -> None:
+    """A derivation set declares its format version in schemaVersion. Version 1
+    (`apconform-ap1-derivations/1`) has no step reference flag, no constant role or basis
+    and no operation `multiply_then_divide`, and a version 1 document that uses one is
+    refused. Version 2 (`apconform-ap1-derivations/2`) requires every step to say whether it
+    is a reference intermediate (`reference`) and every constant to declare its role; a
+    member left out is refused, never defaulted. Every seal-time check (structure, reads,
+    perturbation of declared and undeclared fields, constants, expected value) applies to
+    both versions alike.
     """
     conformance_case.check()
 
@@ -595,6 +647,98 @@ def test_AP1_FIX_1(conformance_case: ConformanceCase) -> None:
     conformance_case.check()
 
 
+@pytest.mark.clause("AP1-IMP-1")
+def test_AP1_IMP_1(conformance_case: ConformanceCase) -> None:
+    """An import recomputes the source instrument's configuration hash and composite seal hash
+    from its published configuration and seal record (for the reference instrument by
+    AP1-SEAL-7) and refuses the run unless both equal the published values; every record of
+    the source transcript must carry the published seal hash, and a record that does not is
+    refused with its line number.
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("AP1-IMP-2")
+def test_AP1_IMP_2(conformance_case: ConformanceCase) -> None:
+    """Every execution of the source is converted into one execution record that keeps the
+    model's words byte for byte: each assistant message of the recorded conversation, each
+    tool call's id, function name and arguments string, each tool return string and the
+    final response's content are carried over unchanged (credential-shaped text is masked as
+    the instrument masks its own records, and the import record counts the executions so
+    masked). The repeat number follows from the order of the source's records per condition
+    and item.
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("AP1-IMP-3")
+def test_AP1_IMP_3(conformance_case: ConformanceCase) -> None:
+    """What the source never recorded is reconstructed by fixed rules and listed in the import
+    record, never presented as recorded: every request body is re-rendered from the recorded
+    conversation, the configuration and the tool declaration; every response envelope before
+    the last is rebuilt around the assistant message it carried; each round after the first
+    (and each round of a source that kept no attempts) has one successful attempt at the
+    time of the source's record, with no HTTP status; a request URL the record does not name
+    is null; elapsed times are zero. The transcript's `run-started` record and every
+    execution record carry the provenance AP1-TR-6 requires: the source instrument and its
+    version, the lines the record was read from, what the source never records and which
+    members were reconstructed.
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("AP1-IMP-4")
+def test_AP1_IMP_4(conformance_case: ConformanceCase) -> None:
+    """A source record is refused, naming its line, when it is not a JSON object, is of an
+    unknown record type, has a member the import does not know or lacks one it needs, comes
+    out of order (a figure record that follows no execution, an execution without the figure
+    record that must follow it), exceeds the configured repeats of its condition and item,
+    or disagrees with the supplied inputs (another system prompt, other delivered data or
+    question, a request record naming another endpoint or model) or with itself (tool calls
+    that differ from the recorded conversation). An import converts every record or writes
+    nothing.
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("AP1-IMP-5")
+def test_AP1_IMP_5(conformance_case: ConformanceCase) -> None:
+    """The source's inputs are converted without guessing: a fixture amount with a sign, a
+    configuration member the import does not know, or a tool that is not one function with
+    one string argument is refused. Every value an apconform configuration requires that the
+    source never declared (a sampling parameter it does not name, the tool choice, the
+    transport policy) is filled by a fixed rule and listed, one note each, in the import
+    record; a dimension the source claims that the kit's minimum item counts refuse
+    (AP1-QST-2) is not claimed, and the import record gives the reason.
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("AP1-IMP-6")
+def test_AP1_IMP_6(conformance_case: ConformanceCase) -> None:
+    """The supplied fixture, question set and AP-1 text are hashed as bytes and recorded beside
+    the hashes the source published, match or not (the delivered data is checked against
+    every record instead, AP1-IMP-4); the AP-1 text must have the hash the source's
+    configuration declares, and an import without the text says so in its record and seals a
+    stand-in that says so too. Per item, the final the source recorded is set beside the
+    supplied derivation's.
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("AP1-IMP-7")
+def test_AP1_IMP_7(conformance_case: ConformanceCase) -> None:
+    """A comparison of an imported run sets the kit's verdict beside the source's recorded
+    verdict per execution and dimension (evidence class, invocation outcome, figure outcome,
+    released figure, each operand's ladder step and kind, each call's operand outcome and
+    operation outcome, transcription), counts agreement per dimension, counts a unit the
+    source recorded nothing for as not recorded (never as agreement), and classifies every
+    disagreement as a documented defect of the source (citing its id), a deliberate rule
+    difference of the kit (citing the clause) or unexplained, which is shown as such.
+    """
+    conformance_case.check()
+
+
 @pytest.mark.clause("AP1-INV-1")
 def test_AP1_INV_1(conformance_case: ConformanceCase) -> None:
     """Invocation is read from the instrument's own record of the tool calls it executed,
@@ -766,6 +910,32 @@ def test_AP1_OPN_3(conformance_case: ConformanceCase) -> None:
     conformance_case.check()
 
 
+@pytest.mark.clause("AP1-OPN-4")
+def test_AP1_OPN_4(conformance_case: ConformanceCase) -> None:
+    """When a value agrees with several reference intermediates, D7.2(b) names the match with
+    the precedence of ladder step (iii): the expected value, the expected value quantised,
+    then every intermediate raw, then every intermediate under each permitted
+    transformation, then every intermediate quantised (each group in the derivation's
+    order). An operand and a call's value that equal the same intermediate are therefore
+    named alike in D7.2(a) and D7.2(b).
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("AP1-OPN-5")
+def test_AP1_OPN_5(conformance_case: ConformanceCase) -> None:
+    """A number written in an expression that is, by exact decimal value, the return of an
+    earlier call of the same execution, where that return differs from the scorer's own
+    value of the earlier call by no more than a relative 1E-12 (the representation error of
+    a calculator that computes in binary floating point, such as `15.200000000000001` for
+    15.2), stands for that call: D7.2(b) evaluates the expression with the scorer's value in
+    its place, matches the result as usual, and records each number so read with its call. A
+    return that differs by more is a different value and is used as written; D7.2(a) is
+    unchanged (the operand is the earlier return, step iv).
+    """
+    conformance_case.check()
+
+
 @pytest.mark.clause("AP1-QST-1")
 def test_AP1_QST_1(conformance_case: ConformanceCase) -> None:
     """Question ids are unique; every source entity a question names exists in the fixture and
@@ -839,6 +1009,20 @@ def test_AP1_RPT_6(conformance_case: ConformanceCase) -> None:
     """The report states how many transcript records it read and the `sha256` of the last one,
     so that the exact transcript it scored is pinned: re-scoring says so when the transcript
     now holds fewer records than the report scored, or another hash at that position.
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("AP1-SCR-1")
+def test_AP1_SCR_1(conformance_case: ConformanceCase) -> None:
+    """The scorer reads, of an execution record, only its cell key, condition, item, repeat,
+    status and status reason, stop reason, final text, the two evidence facts (tools
+    offered, every round readable), each tool call's round, name, raw arguments, raw return
+    and outcome, and the response bodies of its rounds, checking the type of each; it never
+    reads the other members. Scoring one record through the HTTP API and re-scoring a
+    transcript that holds it accept exactly the same records and give the same execution
+    score; whether a record is a well-formed transcript record is the transcript verifier's
+    question.
     """
     conformance_case.check()
 

@@ -39,6 +39,7 @@ def test_every_must_clause_is_covered_both_ways() -> None:
         "AP1-ENG-7",  # links planted in run directories: the kit's own tests plant them
         "AP1-EP-6",
         "AP1-EP-7",
+        "AP1-IMP-6",
         "AP1-RPT-5",
         "AP1-SEAL-1",
         "AP1-SEAL-6",

@@ -125,12 +125,28 @@ def test_a_record_of_an_item_outside_the_sealed_questions_is_refused(api: FastAP
     )
 
 
-def test_a_record_the_scorer_reads_but_the_schema_refuses_is_422(api: FastAPI) -> None:
+def test_members_the_scorer_does_not_read_are_not_checked_as_the_rescore_does_not(
+    api: FastAPI,
+) -> None:
+    """AP1-SCR-1: the route accepts exactly what the re-score accepts (finding 5 of issue 13)."""
     body = _computed()
+    expected = call(api, "POST", SCORE, json_body=body).json
     body["record"]["rounds"][0]["request"]["bodySha256"] = "not a digest"
+    body["record"]["startedAt"] = "1788866374.8974025"
+    reply = call(api, "POST", SCORE, json_body=body)
+    assert (reply.status, reply.json) == (200, expected)
+
+
+def test_a_member_the_scorer_reads_is_refused_with_its_type(api: FastAPI) -> None:
+    body = _computed()
+    body["record"]["toolCalls"][0]["argumentsRaw"] = 12
     problem = _problem(call(api, "POST", SCORE, json_body=body))
-    assert (problem["status"], problem["code"]) == (422, "APC-DOC-REFUSED")
-    assert [v["path"] for v in problem["violations"]] == ["$.record.rounds[0].request.bodySha256"]
+    assert (problem["status"], problem["code"], problem["path"]) == (
+        422,
+        "AP1-SCORE-RECORD",
+        "$.record",
+    )
+    assert problem["detail"] == "$.toolCalls[0].argumentsRaw has the wrong type"
 
 
 def test_malformed_inputs_are_refused_with_paths_from_the_body_root(api: FastAPI) -> None:

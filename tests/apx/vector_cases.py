@@ -10,6 +10,7 @@ fails when the committed files differ from what this file writes.
 from __future__ import annotations
 
 import json
+import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -108,6 +109,31 @@ def arithmetic() -> None:
             {"creditedHumanHours": work, "wallHours": wall},
             exact({"AP": power, "APx": exponent}),
         )
+    # Non-integer exponents at several magnitudes: an implementation that rounds APx (to
+    # 6 decimals, say) or computes it in single precision fails every one of these.
+    for name, work, wall in (
+        ("ninefold", 9, 1),
+        ("one-tenth-above-parity", 1.1, 1),
+        ("three-quarters", 3, 4),
+        ("large", 1_000_000, 3),
+        ("very-large", 123456.789, 0.001),
+        ("small", 0.003, 7),
+        ("very-small", 1e-9, 1000),
+    ):
+        power = work / wall
+        exponent = math.log2(power)
+        assert not exponent.is_integer() and round(exponent, 6) != exponent
+        _case(
+            "arithmetic",
+            f"apx-power-{name}",
+            ["APX-QTY-3"],
+            "apx.power_metrics",
+            f"W = {work} over T = {wall}: AP {power!r} and the non-integer APx log2(AP) = "
+            f"{exponent!r}, compared to a relative 1e-15.",
+            {"creditedHumanHours": work, "wallHours": wall},
+            exact({"AP": power, "APx": exponent}),
+            tolerant=True,
+        )
     bad = "Finite nonnegative work and positive wall time required"
     for name, work, wall in (("negative-work", -1, 1), ("zero-wall", 1, 0), ("text-wall", 1, "8")):
         _case(
@@ -138,6 +164,40 @@ def arithmetic() -> None:
             f"2 to the power {exponent} is not a positive finite double, so it is refused.",
             {"exponent": exponent},
             refusal("APX-METRIC-EXPONENT", "Exponent outside representable range"),
+        )
+
+
+def fractional_exponents() -> None:
+    """The whole kernel at several elapsed times: W stays 4.5, so AP and APx move with T only."""
+    for name, wall in (
+        ("hours-0-7", 0.7),
+        ("hours-3", 3),
+        ("hours-250", 250),
+        ("hours-0-003", 0.003),
+        ("hours-12345-6", 12345.6),
+    ):
+        manifest = tutorial_manifest()
+        run = tutorial_run(manifest, wall_hours=wall)
+        result = evaluate_document(manifest, run)
+        power, exponent = 4.5 / wall, math.log2(4.5 / wall)
+        assert result["AP"] == power and abs(result["APx"] - exponent) <= 1e-15 * abs(exponent)
+        assert not exponent.is_integer()
+        _case(
+            "result",
+            f"apx-eval-fractional-apx-{name}",
+            ["APX-QTY-2", "APX-QTY-3", "APX-RES-1"],
+            EVAL,
+            f"The demo tasks (W = 4.5) over T = {wall} hours: AP {power!r} and the non-integer "
+            f"APx {exponent!r}, compared to a relative 1e-15 (a rounded APx fails).",
+            {"manifest": manifest, "run": run},
+            partial(
+                AP=power,
+                APx=exponent,
+                creditedHumanHours=4.5,
+                wallHours=wall,
+                diagnostic__APx=exponent,
+            ),
+            tolerant=True,
         )
 
 
@@ -529,11 +589,161 @@ def _two_class_campaign() -> Doc:
     return {"manifest": manifest, "run": run}
 
 
+def _one_class_campaign(hours: float, outcomes: list[tuple[float, str]]) -> Doc:
+    """Every slot in one class x of ``hours`` reference hours; outcomes as (quality, safety)."""
+    manifest = tutorial_manifest()
+    manifest["suite"]["slots"] = [
+        {"id": f"s{index}", "classId": "x"} for index in range(1, len(outcomes) + 1)
+    ]
+    attempt = {"id": "hx", "classId": "x", "hours": hours, "accepted": True}
+    manifest["baseline"]["attempts"] = [attempt]
+    manifest["baseline"]["predeclaredAttemptIds"] = ["hx"]
+    manifest = freeze(manifest)
+    run = tutorial_run(manifest)
+    template = run["outcomes"][0]
+    run["outcomes"] = [
+        {
+            **template,
+            "slotId": f"s{index}",
+            "deliverableId": f"d{index}",
+            "artifactHash": digest(f"artifact-{index}"),
+            "quality": quality,
+            "safety": safety,
+        }
+        for index, (quality, safety) in enumerate(outcomes, start=1)
+    ]
+    return {"manifest": manifest, "run": run}
+
+
+def adequacy() -> None:
+    """Vectors that mutation testing showed missing (tests/benchmarks/bench_mutation.py)."""
+    _case(
+        "arithmetic",
+        "apx-power-refuses-overflow",
+        ["APX-QTY-4"],
+        "apx.power_metrics",
+        "W = 1e308 over T = 1e-10 overflows a double: the power is refused, never infinite.",
+        {"creditedHumanHours": 1e308, "wallHours": 1e-10},
+        refusal("APX-METRIC-OVERFLOW", "Power overflow"),
+    )
+    _case(
+        "arithmetic",
+        "apx-exponent-refuses-text",
+        ["APX-QTY-4"],
+        "apx.exponent_to_power",
+        'An exponent given as the text "4" is not a finite number and is refused.',
+        {"exponent": "4"},
+        refusal("APX-METRIC-EXPONENT", "Finite exponent required"),
+    )
+    request = campaign(set_run(policyViolations=["shared a credential"]))
+    result = evaluate_document(request["manifest"], request["run"])
+    assert result["eligibility"] == "INELIGIBLE" and result["APx"] is None
+    _case(
+        "result",
+        "apx-eval-ineligible-exact",
+        ["APX-ELIG-1", "APX-ELIG-2", "APX-RES-1", "APX-RES-4"],
+        EVAL,
+        "The demo campaign with one policy violation: the whole INELIGIBLE result, with null "
+        "official figures, the diagnostic AP 9, the claim and the explanation of why.",
+        request,
+        exact(result),
+        tags=["negative"],
+        tolerant=True,
+    )
+
+    def unaccept_all(_: Doc, run: Doc) -> None:
+        for item in run["outcomes"]:
+            item["accepted"] = False
+
+    request = campaign(unaccept_all)
+    result = evaluate_document(request["manifest"], request["run"])
+    _case(
+        "result",
+        "apx-eval-zero-accepted-claim",
+        ["APX-RES-4"],
+        EVAL,
+        "With no accepted work the claim says AP 0 and APx undefined; the explanation says why.",
+        request,
+        partial(claim=result["claim"], explanation=ZERO_WORK),
+        tags=["negative"],
+    )
+    def violated_and_unaccepted(manifest: Doc, run: Doc) -> None:
+        unaccept_all(manifest, run)
+        run["policyViolations"] = ["shared a credential"]
+
+    request = campaign(violated_and_unaccepted)
+    result = evaluate_document(request["manifest"], request["run"])
+    assert "(diagnostic only: AP 0, APx null)" in result["claim"]
+    _case(
+        "result",
+        "apx-eval-ineligible-zero-work-claim",
+        ["APX-ELIG-2", "APX-RES-4"],
+        EVAL,
+        "INELIGIBLE with no accepted work: the claim gives the diagnostic AP 0 and APx null.",
+        request,
+        partial(claim=result["claim"], eligibility="INELIGIBLE", diagnostic__APx=None),
+        tags=["negative"],
+    )
+    request = _one_class_campaign(2, [(1, "pass"), (0.9, "pass"), (1, "fail"), (1, "fail")])
+    result = evaluate_document(request["manifest"], request["run"])
+    tallies = {
+        "tasks": 4,
+        "credited": 2,
+        "creditedHumanHours": 4,
+        "acceptedQualitySum": 1.9,
+        "safetyFailures": 2,
+    }
+    assert result["perClass"]["x"] == tallies
+    _case(
+        "result",
+        "apx-eval-class-tallies",
+        ["APX-RES-3", "APX-ELIG-1"],
+        EVAL,
+        "Four slots of one class, two credited (quality 1 and 0.9) and two with a known safety "
+        "failure: the class counts 4 tasks, 2 credited, 4 hours, quality 1.9, 2 safety failures.",
+        request,
+        partial(
+            {"/perClass/x": tallies},
+            eligibility="INELIGIBLE",
+            diagnostic__AP=8,
+            policyViolations=["s3: known safety failure", "s4: known safety failure"],
+        ),
+        tolerant=True,
+    )
+    request = _one_class_campaign(0.5, [(1, "pass")])
+    result = evaluate_document(request["manifest"], request["run"])
+    assert result["costPerCreditedHumanHour"] == 0.2
+    _case(
+        "result",
+        "apx-eval-cost-per-hour-below-one-hour",
+        ["APX-RES-2"],
+        EVAL,
+        "One credited slot of 0.5 reference hours and a cost of 0.1: the cost per credited hour "
+        "is 0.2 (W is below one hour, and above 0).",
+        request,
+        partial(creditedHumanHours=0.5, costPerCreditedHumanHour=0.2, AP=1),
+        tolerant=True,
+    )
+    request = measured(set_run(kind="synthetic"))
+    _case(
+        "result",
+        "apx-eval-measured-baseline-synthetic-run",
+        ["APX-ELIG-3"],
+        EVAL,
+        "A measured baseline with a synthetic run is synthetic: either side being synthetic is "
+        "enough.",
+        request,
+        partial(status="synthetic"),
+    )
+
+
 def add_all() -> None:
     from vector_cases_more import more
 
     arithmetic()
+    fractional_exponents()
     results()
+    adequacy()
     gates()
     credit()
     more()

@@ -145,7 +145,8 @@ def run_refusals() -> None:
             set_run(id="\U0001f600" * 129),
             "APX-VAL-STRING",
             f"{V}run.id must be a nonempty string <= 256 characters",
-            "129 astral characters are 258 UTF-16 code units, over the 256 limit",
+            "A run id of 129 astral characters (258 UTF-16 code units, over the 256 limit; "
+            "valid by the apx-run JSON Schema, whose maxLength counts 129 code points)",
         ),
         (
             "partition-mismatch",

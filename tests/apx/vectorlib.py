@@ -72,10 +72,12 @@ def partial(pointers: dict[str, Any] | None = None, **by_name: Any) -> Doc:
     }
 
 
-def refusal(code: str, message: str | None = None) -> Doc:
+def refusal(code: str, message: str | None = None, path: str | None = None) -> Doc:
     out: Doc = {"kind": "refusal", "errorCode": code}
     if message is not None:
         out["message"] = message
+    if path is not None:
+        out["path"] = path
     return out
 
 

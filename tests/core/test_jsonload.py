@@ -14,6 +14,7 @@ from apconform.core import (
     DEFAULT_LIMITS,
     ApconformError,
     Limits,
+    canonical_text,
     check_value,
     format_path,
     load_path,
@@ -187,11 +188,45 @@ def test_numbers_a_double_holds_pass(literal: str, value: float) -> None:
 
 
 @pytest.mark.parametrize(
+    ("literal", "value", "canonical"),
+    [
+        # How RFC 8785 and JavaScript write 2**64, 2**68 and the double nearest 1e21 - 1e5.
+        ("18446744073709552000", 2**64, "18446744073709552000"),
+        ("295147905179352830000", 2**68, "295147905179352830000"),
+        ("999999999999999700000", 999999999999999737856, "999999999999999700000"),
+        ("-18446744073709552000", -(2**64), "-18446744073709552000"),
+        # Digits no double holds exactly are read as the nearest double, as JSON.parse does.
+        ("9007199254740993", 2**53, "9007199254740992"),
+        ("-9007199254740993", -(2**53), "-9007199254740992"),
+        ("1" + "0" * 99, int(1e99), "1e+99"),
+    ],
+)
+def test_integers_beyond_2_53_are_read_as_the_nearest_double(
+    literal: str, value: int, canonical: str
+) -> None:
+    loaded = loads("[" + literal + "]")[0]
+    assert type(loaded) is int
+    assert loaded == value
+    assert canonical_text(loaded) == canonical
+
+
+def test_every_canonical_number_reads_back_to_the_same_text() -> None:
+    text = "[18446744073709552000,1.8446744073709552e+19,1e+21,5e-324,-0.000001,123456789012]"
+    assert canonical_text(loads(text)) == (
+        "[18446744073709552000,18446744073709552000,1e+21,5e-324,-0.000001,123456789012]"
+    )
+    assert canonical_text(loads(canonical_text(loads(text)))) == canonical_text(loads(text))
+
+
+def test_an_integer_literal_that_overflows_a_double_is_refused() -> None:
+    error = refusal("[" + "9" * 400 + "]", Limits(max_number_chars=1000))
+    assert error.code == "APC-JSON-NUMBER"
+    assert "overflows" in error.message
+
+
+@pytest.mark.parametrize(
     ("literal", "fragment"),
     [
-        ("9007199254740993", "not exactly representable"),
-        ("-9007199254740993", "not exactly representable"),
-        ("1" + "0" * 99, "not exactly representable"),
         ("1e400", "overflows"),
         ("-1e400", "overflows"),
         ("1e-400", "underflows"),
@@ -410,6 +445,7 @@ def test_load_stream_exactly_at_the_limit() -> None:
         ([float("nan")], "APC-JSON-NONFINITE", "$[0]"),
         ({"w": float("inf")}, "APC-JSON-NONFINITE", "$.w"),
         ([2**53 + 1], "APC-JSON-NUMBER", "$[0]"),
+        ({"big": 10**400}, "APC-JSON-NUMBER", "$.big"),
         ({"s": "\udc00"}, "APC-JSON-SURROGATE", "$.s"),
         (wrapped_value(33), "APC-JSON-DEPTH", "$" + "[0]" * 33),
         (list(range(100_000)), "APC-JSON-NODES", "$"),

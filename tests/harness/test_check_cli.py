@@ -100,15 +100,16 @@ def test_xfail_is_strict(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert "$.entries[0].reason" in capsys.readouterr().err
 
 
-def test_vacuous_runs_fail(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_vacuous_runs_are_incomplete(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = _copy_vectors(tmp_path, keep=["kit-jcs-number-exponent"])
     _sign(folder)
-    assert main(["check", "--impl", DIRECT, "--vectors", str(folder)]) == 1
+    assert main(["check", "--impl", DIRECT, "--vectors", str(folder)]) == 3
     out = capsys.readouterr().out
-    assert "kit: 13 MUST clause(s) had no executed vector: KIT-ERR-1" in out
+    assert "kit: 14 MUST clause(s) had no executed vector: KIT-ERR-1" in out
+    assert out.endswith("verdict: INCOMPLETE (exit status 3)\n")
     skip_all = ",".join(f"skip={k}" for k in plan(dict.fromkeys(VECTORS, "skip")).split(",") if k)
     impl = f"{FAULTY_EXEC} {skip_all.replace('skip=skip=', 'skip=')}"
-    assert main(["check", "--impl", impl]) == 1
+    assert main(["check", "--impl", impl]) == 3
     assert "no case executed: the run checked nothing" in capsys.readouterr().out
     assert main(["check", "--impl", DIRECT, "--only", "KIT-LOAD-3"]) == 0
     assert main(["check", "--impl", DIRECT, "--only", "KIT-NOPE-1"]) == 2

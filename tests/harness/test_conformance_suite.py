@@ -7,7 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .conftest import DIRECT, FAULTY_EXEC, REPO, plan
+from apconform.conformance.runner import is_negative
+
+from .conftest import DIRECT, FAULTY_EXEC, REPO, VECTORS, plan
 
 
 def _pytest(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
@@ -43,6 +45,17 @@ def test_faulty_implementation_fails_the_clauses_of_its_faulty_vectors() -> None
         "conformance/clauses/test_kit.py::test_KIT_LOAD_4[kit-load-bom]",
     ]
     assert "reproduce: apconform check --impl" in result.stdout
+
+
+def test_skipping_the_refusals_of_a_clause_fails_the_session() -> None:
+    negative = [v.id for v in VECTORS.values() if v.vector.protocol == "kit" and is_negative(v)]
+    impl = f"{FAULTY_EXEC} {plan(dict.fromkeys(negative, 'skip'))}"
+    result = _pytest("conformance/clauses/test_kit.py", "--impl", impl, "--protocol", "kit", "-q")
+    assert result.returncode == 1, result.stdout[-2000:]
+    assert "failed" not in result.stdout.splitlines()[-1]  # nothing failed, yet the run fails
+    assert "incomplete: MUST clause branches with no executed vector: KIT-ERR-1 (refusal)" in (
+        result.stdout
+    )
 
 
 def test_clause_tests_need_an_implementation() -> None:

@@ -392,7 +392,10 @@ def replacing(base: Path, rel: str, *, sync: bool = False) -> Iterator[BinaryIO]
 
 
 def refuse_links(run_dir: Path) -> None:
-    """Refuse a run directory that is a link or holds a link where a file of the run belongs."""
+    """Refuse a run directory that is a link or holds a link where a file of the run belongs
+    (a directory that does not exist yet holds nothing to refuse)."""
+    if not os.path.lexists(run_dir):
+        return
     ensure_directory(run_dir, create=False)
     for name in _RUN_ENTRIES:
         if os.path.islink(run_dir / name):

@@ -1,8 +1,10 @@
 """`apconform check`, `apconform vectors verify|lint|coverage|manifest`, `apconform report ...`.
 
 Thin over the library: parse arguments, call the runner or the auditors, write
-the chosen formats, exit 0 only when everything required passed (1 when the
-implementation failed or a check found faults, 2 for usage or input errors).
+the chosen formats, exit 0 only when everything required passed. `check` exits
+1 when the implementation failed, 3 when the run was incomplete (MUST clause
+branches never ran), 4 when it was stopped early (the implementation hung);
+every command exits 2 for usage or input errors and 1 when a check found faults.
 """
 
 from __future__ import annotations
@@ -57,6 +59,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
         validate_protocol=args.validate_protocol,
         trusted_keys=args.trusted_key or [],
         trust_file=Path(args.trust_file) if args.trust_file else None,
+        stop_after_timeouts=args.stop_after_timeouts,
+        environment=args.env or [],
     )
     run = run_check(options)
     signer = run.header["vectorManifestSigner"]
@@ -216,6 +220,20 @@ def register(subparsers: Any) -> None:
     check.add_argument("--output", action="append", metavar="PATH", help="file for each --format")
     check.add_argument("--badge", metavar="DIR", help="write shields.io badges, one per protocol")
     check.add_argument("--timeout", type=float, default=10.0, help="seconds per case (default 10)")
+    check.add_argument(
+        "--stop-after-timeouts",
+        type=int,
+        default=3,
+        metavar="K",
+        help="stop the run (verdict errored) after K cases in a row time out (default 3; 0 never)",
+    )
+    check.add_argument(
+        "--env",
+        action="append",
+        metavar="NAME",
+        help="an environment variable the implementation needs (repeatable; names are "
+        "recorded in reports and reproduce commands, values never)",
+    )
     check.add_argument(
         "--validate-protocol", action="store_true", help="check every message against its schema"
     )

@@ -5,8 +5,9 @@ Schema and the model; its id equals its file name and is unique; it lives in
 its protocol's folder; every cited clause exists and is active; its operation
 has a reference implementation; the documents inside its input (the
 operation's ``inputs=`` map) validate against their schemas, or else the
-vector is negative; and every active MUST clause has a positive and a
-negative vector or an ``[untestable: reason]`` mark.
+vector is negative; no trivial answer (``{}`` or ``null``) passes it; and
+every active MUST clause has a positive and a negative vector or an
+``[untestable: reason]`` mark.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from apconform.conformance.clauses import ClauseIndex
-from apconform.conformance.compare import resolve_pointer
+from apconform.conformance.compare import match_answer, resolve_pointer
 from apconform.conformance.coverage import clause_coverage
 from apconform.conformance.operations import input_documents, operation_names
 from apconform.conformance.runner import is_negative
@@ -51,7 +52,32 @@ LINT_SCHEMA = define_code(
     "Compare the vector with schemas/jsonschema/vector.schema.json.",
     exit_status=1,
 )
+LINT_WEAK = define_code(
+    "APC-LINT-WEAK",
+    "A trivial answer ({} or null) passes a vector",
+    "Make the expectation demand something a trivial answer lacks, for example with a "
+    "matcher that says present: true, so an implementation that answers nothing fails.",
+    exit_status=1,
+)
 _ABSENT = resolve_pointer({}, "/absent")
+_TRIVIAL_ANSWERS: tuple[Any, ...] = ({}, None)
+
+
+def _weak_findings(rel: str, vector: LoadedVector) -> list[Finding]:
+    expected, rules = vector.vector.expected, vector.vector.comparison
+    if expected.kind == "refusal":
+        return []
+    return [
+        Finding(
+            rel,
+            LINT_WEAK.code,
+            "$.expected",
+            f"an answer of {'{}' if answer == {} else 'null'} passes this vector, so it "
+            "proves nothing about an implementation that answers nothing",
+        )
+        for answer in _TRIVIAL_ANSWERS
+        if not match_answer(expected, answer, rules)
+    ]
 
 
 @dataclass(frozen=True)
@@ -138,6 +164,7 @@ def lint_vectors(
                 )
             )
         findings.extend(_input_findings(rel, vector))
+        findings.extend(_weak_findings(rel, vector))
     vectors = [loaded[key] for key in sorted(loaded)]
     for row in clause_coverage(vectors, clauses, protocols):
         if not row.ok:

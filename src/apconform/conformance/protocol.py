@@ -72,6 +72,8 @@ class Reply:
     reason: str | None = None
     issue_url: str | None = None
     context: dict[str, Any] = field(default_factory=dict)
+    timed_out: bool = False
+    """True when no answer came within the timeout (the runner stops after several in a row)."""
 
     def to_actual(self) -> dict[str, Any]:
         """The ``actual`` member of a report case record."""
@@ -91,9 +93,14 @@ class Reply:
         return out
 
 
-def errored(message: str, **context: Any) -> Reply:
+def errored(message: str, *, timed_out: bool = False, **context: Any) -> Reply:
     """An errored reply with context (stderr, traceback, the offending message, ...)."""
-    return Reply("errored", message=message, context={k: v for k, v in context.items() if v})
+    return Reply(
+        "errored",
+        message=message,
+        context={k: v for k, v in context.items() if v},
+        timed_out=timed_out,
+    )
 
 
 def start_message() -> dict[str, Any]:

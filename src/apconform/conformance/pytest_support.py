@@ -21,8 +21,8 @@ from apconform.conformance.clauses import ClauseIndex, load_clause_registry
 from apconform.conformance.manifest import verify_manifest
 from apconform.conformance.protocol import Reply
 from apconform.conformance.reports.text import case_reason
-from apconform.conformance.runner import CheckOptions, case_record
-from apconform.conformance.summary import EXECUTED, must_clauses
+from apconform.conformance.runner import CheckOptions, case_record, is_negative
+from apconform.conformance.summary import EXECUTED, clause_branches, must_clauses
 from apconform.conformance.vectors import LoadedVector, load_vectors
 from apconform.conformance.xfail import ExpectedFailures
 from apconform.core.trust import trust_anchors
@@ -96,21 +96,35 @@ class ConformanceSession:
             )
         return self.records[vector.id]
 
-    def vacuous_clauses(self) -> list[str]:
-        """MUST clauses of claimed protocols with no executed vector (after the run)."""
+    def unexecuted_branches(self) -> list[str]:
+        """MUST clause branches of claimed protocols with no executed vector (after the run).
+
+        The rule of ``apconform check``: a clause's acceptance and refusal
+        vectors are two branches, and each needs one executed vector.
+        """
         if self._implementation is None:
             return []
         claimed = {str(p) for p in self._implementation.protocols}
         claimed &= {v.vector.protocol for v in self.vectors}
-        executed = {
-            c for r in self.records.values() if r["outcome"] in EXECUTED for c in r["clauses"]
-        }
-        return [
-            clause
-            for protocol in sorted(claimed)
-            for clause in must_clauses(self.clauses, protocol)
-            if clause not in executed
+        cases = [
+            {
+                "clauses": v.vector.clauses,
+                "negative": is_negative(v),
+                "outcome": self.records[v.id]["outcome"] if v.id in self.records else "skipped",
+            }
+            for v in self.vectors
+            if v.vector.protocol in claimed
         ]
+        gaps = []
+        for protocol in sorted(claimed):
+            branches = clause_branches(cases, must_clauses(self.clauses, protocol))
+            gaps += [
+                f"{clause} ({name})"
+                for clause, per_clause in branches.items()
+                for name, mine in per_clause.items()
+                if not any(case["outcome"] in EXECUTED for case in mine)
+            ]
+        return gaps
 
     def stop(self) -> None:
         if self._adapter is not None:

@@ -8,6 +8,7 @@ and the input of each vector: the expectation stays here.
 
 from __future__ import annotations
 
+import os
 import shlex
 import time
 from collections.abc import Callable
@@ -59,6 +60,11 @@ class CheckOptions:
     trust_file: Path | None = None
     """With ``trusted_keys``: the keys the manifest's signer must be one of (none named: the
     kit's published TEST key alone)."""
+    stop_after_timeouts: int = 3
+    """Stop the run after this many cases in a row got no answer in time (0: never)."""
+    environment: list[str] = field(default_factory=list)
+    """Names of environment variables the implementation needs; reports name them, never
+    their values, and the run refuses to start when one is unset."""
 
 
 @dataclass
@@ -115,7 +121,25 @@ def _reproduce(options: CheckOptions, vector_id: str) -> str:
         parts += ["--vectors", str(options.vectors_dir)]
     if options.validate_protocol:
         parts.append("--validate-protocol")
+    for name in options.environment:
+        parts += ["--env", name]
     return shlex.join(parts)
+
+
+def _check_environment(names: list[str]) -> None:
+    for name in names:
+        if not name or not (name[0].isalpha() or name[0] == "_") or not all(
+            char.isascii() and (char.isalnum() or char == "_") for char in name
+        ):
+            raise UsageError(
+                f"--env {name!r} is not an environment variable name",
+                hint="Give the variable's name only (letters, digits, underscores), never a value.",
+            )
+        if name not in os.environ:
+            raise UsageError(
+                f"--env {name}: the environment variable {name} is not set",
+                hint=f"Set {name} as the implementation needs it, then run the check again.",
+            )
 
 
 def classify(vector: LoadedVector, reply: Reply, xfail_reason: str | None) -> tuple[str, list[Any]]:
@@ -201,10 +225,7 @@ def _header(
         "vectorManifestSigner": manifest.signer,
         "clauseRegistrySha256": clauses.digest,
         "selection": selection,
-        "options": {
-            "timeoutSeconds": options.timeout,
-            "validateProtocol": options.validate_protocol,
-        },
+        "options": _options(options),
         "startedAt": started,
         "clauses": [
             c.model_dump(mode="json", exclude_none=True)
@@ -212,6 +233,25 @@ def _header(
             if c.id in cited
         ],
     }
+
+
+def _options(options: CheckOptions) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "timeoutSeconds": options.timeout,
+        "validateProtocol": options.validate_protocol,
+        "stopAfterTimeouts": options.stop_after_timeouts,
+    }
+    if options.environment:
+        out["environmentVariables"] = list(options.environment)
+    return out
+
+
+def _stop_message(count: int, timeout: float) -> str:
+    return (
+        f"{count} case(s) in a row got no answer within {timeout:g} s, so the implementation "
+        "looks hung; fix the hang (run one case by hand with the reproduce command), or give "
+        "--timeout more seconds or --stop-after-timeouts 0 to wait out every case"
+    )
 
 
 def run_check(
@@ -222,6 +262,9 @@ def run_check(
 ) -> CheckRun:
     """Verify the suite, run every selected case and return the report's records."""
     started = _now()
+    if options.stop_after_timeouts < 0:
+        raise UsageError("--stop-after-timeouts must be 0 (never stop) or a positive count")
+    _check_environment(options.environment)
     clauses = load_clause_registry()
     root = options.vectors_dir if options.vectors_dir is not None else data_path("vectors")
     manifest = verify_manifest(
@@ -237,22 +280,30 @@ def run_check(
     )
     wanted = set(options.protocols) if options.protocols else {v.vector.protocol for v in vectors}
     implementation = target.start(options.timeout, sorted({v.vector.operation for v in chosen}))
+    stopped_early: str | None = None
+    stop: dict[str, Any] | None = None
     try:
         protocols = sorted(wanted & {str(p) for p in implementation.protocols})
         selected = [v for v in chosen if v.vector.protocol in protocols]
         supported = set(implementation.operations)
         cases = []
+        timeouts_in_a_row = 0
         for seq, vector in enumerate(selected, start=1):
             began = time.perf_counter()
-            if vector.vector.operation in supported:
-                reply = target.run(
-                    seq, vector.vector.operation, vector.vector.input, options.timeout
-                )
-            else:
+            if vector.vector.operation not in supported:
                 reply = Reply(
                     "skipped",
                     reason=f"the implementation does not list operation {vector.vector.operation}",
                 )
+            elif stopped_early is not None:
+                reply = Reply("errored", message=f"not sent: the run was stopped: {stopped_early}")
+            else:
+                reply = target.run(
+                    seq, vector.vector.operation, vector.vector.input, options.timeout
+                )
+                timeouts_in_a_row = timeouts_in_a_row + 1 if reply.timed_out else 0
+                if 0 < options.stop_after_timeouts <= timeouts_in_a_row:
+                    stopped_early = _stop_message(timeouts_in_a_row, options.timeout)
             record = case_record(
                 seq, vector, root, clauses, options, xfail, reply, time.perf_counter() - began
             )
@@ -260,7 +311,7 @@ def run_check(
             if on_case is not None:
                 on_case(record)
     finally:
-        target.stop()
+        stop = target.stop()
     header = _header(
         options,
         implementation.model_dump(mode="json", exclude_none=True),
@@ -271,7 +322,17 @@ def run_check(
         started,
     )
     footer: dict[str, Any] = {"record": "footer", "finishedAt": _now()}
-    footer.update(summarize(cases, protocols, clauses, complete=not options.only))
+    footer.update(
+        summarize(
+            cases,
+            protocols,
+            clauses,
+            complete=not options.only,
+            supported=supported,
+            stopped_early=stopped_early,
+            stop=stop,
+        )
+    )
     footer["casesSha256"] = sha256_hex(cases)
     if not protocols:
         footer["problems"].insert(

@@ -1,7 +1,7 @@
 """The normative JSON Schemas, loaded for validation with python-jsonschema.
 
-The schemas are draft 2019-09, whose ``pattern`` is an ECMA-262 regular
-expression. Python's ``re`` differs in one way that matters for anchored
+The schemas are JSON Schema draft 2020-12, whose ``pattern`` is an ECMA-262
+regular expression. Python's ``re`` differs in one way that matters for anchored
 patterns: its ``$`` also matches before a final newline, so ``"ab\\n"`` would
 pass ``^[a-z]+$``. The validator below keeps ECMA's meaning (``$`` at the very
 end of the pattern matches only at the end of the string); format checking is
@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
-from jsonschema import Draft201909Validator, ValidationError, validators
+from jsonschema import Draft202012Validator, ValidationError, validators
 from jsonschema.protocols import Validator
 
 from apconform.resources import data_path
@@ -49,7 +49,7 @@ def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterat
 
 
 _EcmaValidator = validators.extend(  # type: ignore[no-untyped-call]
-    Draft201909Validator, {"pattern": _pattern}
+    Draft202012Validator, {"pattern": _pattern}
 )
 
 
@@ -67,9 +67,9 @@ def _schema(name: str) -> dict[str, Any]:
 
 
 def schema_validator(schema: dict[str, Any]) -> Validator:
-    """A draft 2019-09 validator with ECMA-262 patterns and format checking on."""
+    """A draft 2020-12 validator with ECMA-262 patterns and format checking on."""
     validator: Validator = _EcmaValidator(
-        schema, format_checker=Draft201909Validator.FORMAT_CHECKER
+        schema, format_checker=Draft202012Validator.FORMAT_CHECKER
     )
     return validator
 

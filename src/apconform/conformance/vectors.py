@@ -32,7 +32,7 @@ VECTOR_EXPECTED = define_code(
     "APC-VEC-EXPECTED",
     "A vector's expectation lacks what its kind needs",
     "exact needs document; refusal needs errorCode; partial needs matchers "
-    "(each with equals or absent).",
+    "(each with one of equals, absent: true or present: true).",
     exit_status=1,
 )
 VECTOR_CLAUSE_UNKNOWN = define_code(
@@ -103,14 +103,14 @@ def _expectation_violations(vector: Vector) -> list[Violation]:
                 )
             )
     for index, matcher in enumerate(expected.matchers or []):
-        has_equals = "equals" in matcher.model_fields_set
-        has_absent = matcher.absent is True
-        if has_equals == has_absent:
+        kinds = ("equals" in matcher.model_fields_set) + (matcher.absent is True)
+        kinds += matcher.present is True
+        if kinds != 1:
             out.append(
                 Violation(
                     VECTOR_EXPECTED.code,
                     f"$.expected.matchers[{index}]",
-                    "a matcher needs exactly one of equals or absent: true",
+                    "a matcher needs exactly one of equals, absent: true or present: true",
                 )
             )
     return out

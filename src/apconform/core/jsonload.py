@@ -7,6 +7,13 @@ value is walked once for the node budget, duplicate keys, non-finite numbers
 and lone surrogates. Depth and node counting follow the APx reference kernel
 exactly (root at depth 0, every value counted, keys not), so both kits accept
 and refuse the same documents.
+
+Bounds limit cost, never validity: every number literal within the length
+bound whose magnitude a double can reach is read as the IEEE 754 double nearest
+to it, as JavaScript's ``JSON.parse`` reads it. So ``18446744073709552000``
+(how RFC 8785 and JavaScript write 2**64) is accepted, and the kit reads back
+every canonical text it writes. An integer literal stays a Python ``int``
+holding the double's exact value.
 """
 
 from __future__ import annotations
@@ -105,8 +112,9 @@ JSON_NONFINITE = define_code(
 )
 JSON_NUMBER = define_code(
     "APC-JSON-NUMBER",
-    "A number cannot be held exactly and safely as an IEEE 754 double",
-    "Send very long, huge, tiny or beyond-2**53 integer values as decimal strings.",
+    "A number literal is too long, or its magnitude is beyond the range of an IEEE 754 double",
+    "Write the number with at most 100 characters and a magnitude a double can reach "
+    "(non-zero values between about 5e-324 and 1.8e308), or send it as a decimal string.",
 )
 JSON_SURROGATE = define_code(
     "APC-JSON-SURROGATE",
@@ -164,16 +172,19 @@ class _Hooks:
         )
 
     def parse_int(self, literal: str) -> int | _Refused:
+        """The integer value of the nearest double (the literal's own value when exact)."""
         if len(literal) > self.max_chars:
             return self._too_long(literal)
         number = int(literal)
-        if -EXACT_INT <= number <= EXACT_INT or float(number) == number:
+        if -EXACT_INT <= number <= EXACT_INT:
             return number
-        return _Refused(
-            JSON_NUMBER,
-            f"integer {_short(literal)} is not exactly representable as an IEEE 754 double "
-            "(beyond 2**53); send it as a string",
-        )
+        try:
+            nearest = float(number)
+        except OverflowError:
+            return _Refused(
+                JSON_NUMBER, f"integer {_short(literal)} overflows an IEEE 754 double to infinity"
+            )
+        return number if nearest == number else int(nearest)
 
     def parse_float(self, literal: str) -> float | _Refused:
         if len(literal) > self.max_chars:
@@ -229,11 +240,11 @@ class _Walker:
         elif kind is dict or kind is list:
             self.container(value, depth)
         elif kind is int:
-            if not -EXACT_INT <= value <= EXACT_INT and float(value) != value:
+            if not -EXACT_INT <= value <= EXACT_INT and not _is_double(value):
                 raise Fault(
                     JSON_NUMBER,
                     "integer is not exactly representable as an IEEE 754 double "
-                    "(beyond 2**53); send it as a string",
+                    "(beyond 2**53); convert it with float() or send it as a decimal string",
                 )
         elif kind is float:
             if not math.isfinite(value):
@@ -307,6 +318,14 @@ class _Walker:
             )
 
 
+def _is_double(number: int) -> bool:
+    """Whether a (Python, in-process) integer is exactly the value of some double."""
+    try:
+        return float(number) == number
+    except OverflowError:
+        return False
+
+
 def _depth_message(depth: int, limit: int) -> str:
     return f"value at depth {depth} is nested deeper than the limit of {limit}"
 
@@ -340,7 +359,10 @@ def check_value(value: Any, limits: Limits = DEFAULT_LIMITS) -> None:
     """Apply the loader's depth, node, number, string and type rules to an in-process value.
 
     API calls that receive Python objects instead of bytes must meet the same
-    bounds as parsed documents, so both paths refuse the same inputs.
+    bounds as parsed documents, so both paths refuse the same inputs. One rule
+    differs because a Python ``int`` is not yet a JSON number: an integer that
+    no double holds exactly (``2**53 + 1``) is refused, where the same digits in
+    a document would be read as the nearest double.
     """
     _walk(value, limits, None)
 

@@ -4,7 +4,8 @@ The stock generators disagree about type-level constraints (gen-json-schema
 copies a type's pattern onto its slots, gen-pydantic drops it) and LinkML has
 no words for string length or for "present but null". This module resolves a
 slot's effective constraints from the slot itself and its type chain, plus the
-project annotations ``max_length``/``min_length``, ``nullable``,
+project annotations ``max_length``/``min_length`` (with ``length_unit: utf16``
+when the kernel counts UTF-16 code units, as APx does), ``nullable``,
 ``equals_boolean`` (a boolean fixed to one value, such as ``certified: false``)
 and ``keyed`` (a JSON object whose member names are free and whose member
 values have the slot's range), so the JSON Schema post-processing and the
@@ -61,6 +62,7 @@ class SlotConstraints:
     maximum_value: int | float | None = None
     min_length: int | None = None
     max_length: int | None = None
+    length_unit: str = "codepoint"  # "utf16": the kernel counts UTF-16 code units
     min_items: int | None = None
     max_items: int | None = None
 
@@ -149,6 +151,13 @@ def resolve(sv: SchemaView, slot: SlotDefinition) -> SlotConstraints:
             result.min_length = _as_int(_annotation(type_def, "min_length"))
         if result.max_length is None:
             result.max_length = _as_int(_annotation(type_def, "max_length"))
+    unit = _annotation(slot, "length_unit") or next(
+        (found for t in chain if (found := _annotation(t, "length_unit")) is not None), None
+    )
+    if unit is not None:
+        if str(unit) not in ("utf16", "codepoint"):
+            raise ValueError(f"length_unit must be utf16 or codepoint, not {unit!r}")
+        result.length_unit = str(unit)
     return result
 
 

@@ -7,6 +7,11 @@ its rendering of ``linkml:Any`` leaves out arrays. The post-processing here
 adds exactly those (and the ``equals_boolean`` and ``keyed`` annotations),
 from the same :mod:`apconform.dev.constraints` answers the Pydantic models
 are built from.
+
+Every file is a JSON Schema draft 2020-12 document with its own ``$id``
+(``https://w3id.org/apconform/schemas/<document>.schema.json``) and every
+``$ref`` pointing into its own ``$defs``, so all the files load together into
+one registry (ajv, python-jsonschema's ``referencing``) and resolve offline.
 """
 
 from __future__ import annotations
@@ -20,9 +25,16 @@ from linkml_runtime.utils.schemaview import SchemaView
 
 from apconform.dev.constraints import SlotConstraints, resolve
 
-__all__ = ["document_classes", "generate_document_schemas"]
+__all__ = ["DIALECT", "document_classes", "generate_document_schemas", "schema_id"]
 
-_DRAFT = "https://json-schema.org/draft/2019-09/schema"
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+"""The JSON Schema dialect of every generated file."""
+_ID_BASE = "https://w3id.org/apconform/schemas/"
+
+
+def schema_id(document: str) -> str:
+    """The ``$id`` of a document's schema file: unique per file, and where it is published."""
+    return f"{_ID_BASE}{document}.schema.json"
 
 
 def document_classes(sv: SchemaView) -> dict[str, str]:
@@ -59,9 +71,24 @@ def _json_number(value: Any) -> int | float:
     return value  # type: ignore[no-any-return]
 
 
+def _utf16_note(limit: int) -> str:
+    return (
+        f"The kernel allows at most {limit} UTF-16 code units, counted as ECMAScript counts "
+        "a string's length; JSON Schema's maxLength counts code points, so this schema "
+        f"bounds the text at {limit} code points only: a text of more than {limit // 2} "
+        "characters outside the Basic Multilingual Plane (emoji, for example) is valid here "
+        "and still refused by the kernel."
+    )
+
+
 def _patch_property(prop: dict[str, Any], c: SlotConstraints) -> dict[str, Any]:
     target = prop["items"] if c.multivalued and "items" in prop else prop
     _patch_scalar(target, c)
+    if c.length_unit == "utf16" and c.max_length is not None:
+        note = _utf16_note(c.max_length)
+        prop["description"] = (
+            f"{prop['description'].rstrip()} {note}" if prop.get("description") else note
+        )
     if c.keyed:
         description = prop.pop("description", None)
         prop = {"type": "object", "additionalProperties": prop}
@@ -106,7 +133,7 @@ def generate_document_schemas(schema_path: str, classes: dict[str, str]) -> dict
     for document, class_name in classes.items():
         schema = copy.deepcopy(defs[class_name])
         schema["$defs"] = defs
-        schema["$id"] = base["$id"]
-        schema["$schema"] = _DRAFT
+        schema["$id"] = schema_id(document)
+        schema["$schema"] = DIALECT
         out[document] = json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     return out

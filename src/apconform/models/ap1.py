@@ -43,6 +43,10 @@ class OmissionReason(str, Enum):
     """
     The platform documents that it does not accept it (the detail says where).
     """
+    not_supported = "not-supported"
+    """
+    The operator states that the model does not support it (the detail says how that is known). The reference instrument's configurations use this reason, so an imported configuration keeps it as declared.
+    """
 
 
 class RoundingMode(str, Enum):
@@ -151,6 +155,10 @@ class DerivationOperation(str, Enum):
     """
     The first input divided by the second (exactly two inputs).
     """
+    multiply_then_divide = "multiply_then_divide"
+    """
+    The product of the first two inputs, divided in turn by each further input (at least three inputs): balance x rate / 100 / 12 as one step, whose partial products are not reference intermediates. Version 2 only.
+    """
     power = "power"
     """
     The first input raised to the second (exactly two inputs).
@@ -166,6 +174,24 @@ class DerivationOperation(str, Enum):
     max = "max"
     """
     The largest of two or more inputs.
+    """
+
+
+class ConstantRole(str, Enum):
+    """
+    Why a derivation declares a constant. Every declared constant grounds an operand at ladder step (i), so each one says why it is there.
+    """
+    used = "used"
+    """
+    A step of the derivation uses it.
+    """
+    alternative_route = "alternative-route"
+    """
+    No step uses it, but an equally valid route to the answer does (4 quarters a year for a quarterly figure); the declaration names the clause or comment it rests on.
+    """
+    structural = "structural"
+    """
+    No step uses it; it is a structural constant of every computation of the domain, such as the 1 of (1 + r/n).
     """
 
 
@@ -979,6 +1005,16 @@ class Ap1RunConfig(ConfiguredBaseModel):
     dimensionsClaimed: Annotated[list[Ap1Dimension], Field(min_length=1)] = Field(default=..., description="""The dimensions the run claims to measure; minimum item counts are enforced for each.""")
     answer: AnswerRules = Field(default=..., description="""How released figures are read and compared.""")
     permittedTransformations: list[TransformationName] = Field(default=..., description="""Transformations declared before the run (may be empty).""")
+    importedFrom: Annotated[Optional[ImportedConfiguration], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Present only in a configuration converted from another instrument's run by apconform ap1 import: which instrument, and the hashes that instrument published for the configuration and the seal.""")
+
+
+class ImportedConfiguration(ConfiguredBaseModel):
+    """
+    Where an imported configuration came from. Such a configuration keeps the source instrument's declarations as they were made (an omission reason not-supported, for one), and is never used to send a request.
+    """
+    instrument: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256)] = Field(default=..., description="""The source instrument, for example zorrzai/ap1-run.""")
+    configHash: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The source instrument's own hash of its resolved configuration, recomputed and equal to the published one.""")
+    sealHash: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The source instrument's own composite seal hash, recomputed and equal to the published one.""")
 
 
 class Ap1Citation(ConfiguredBaseModel):
@@ -1190,7 +1226,7 @@ class QuestionItem(ConfiguredBaseModel):
     text: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The question as sent to the model.""")
     requiredOperation: Annotated[JsonStr, Field(pattern='^[A-Za-z0-9_-]+$', max_length=64)] = Field(default=..., description="""The tool an invocation must call; equal to the configured tool name.""")
     sourceEntities: Annotated[list[Annotated[JsonStr, Field(pattern='^[A-Za-z0-9][A-Za-z0-9_-]*$', max_length=64)]], Field(min_length=1)] = Field(default=..., description="""The entities whose fields are delivered with the question, in delivery order.""")
-    steps: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""The number of operations of the item's derivation.""")
+    steps: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""The number of operations the question takes. A version 1 derivation must have exactly this many steps; a version 2 derivation may combine or split them, so the count is then informational.""")
     expectedValue: Annotated[Optional[Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Informational expected value, full precision or quantised; the seal refuses a derivation whose final disagrees with it.""")
     derivable: JsonBool = Field(default=..., description="""Whether the answer can be derived from the delivered data; an underivable item is VOID.""")
     adversarialClass: Annotated[Optional[AdversarialClass], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The D5 class, for items that test adversarial resistance.""")
@@ -1201,7 +1237,7 @@ class Ap1DerivationSet(ConfiguredBaseModel):
     """
     The ground truth as logic, not literals: for every item an ordered list of intermediates, each an operation over typed inputs, evaluated by the kit in exact decimal arithmetic.
     """
-    schemaVersion: Literal['apconform-ap1-derivations/1'] = Field(default=..., description="""Always \"apconform-ap1-derivations/1\".""")
+    schemaVersion: Annotated[JsonStr, Field(pattern='^apconform-ap1-derivations/[12]$')] = Field(default=..., description="""\"apconform-ap1-derivations/1\" or \"apconform-ap1-derivations/2\". Version 2 adds the combined operation multiply_then_divide, a step's reference flag, a constant's role, and leaves the question's step count informational; a version 1 document may use none of them.""")
     derivationSetId: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256), Field(json_schema_extra={"not": {"enum": ['__proto__', 'constructor', 'prototype']}}), AfterValidator(refuse_values('__proto__', 'constructor', 'prototype'))] = Field(default=..., description="""A stable name for this derivation set.""")
     derivations: Annotated[list[ItemDerivation], Field(min_length=1)] = Field(default=..., description="""One derivation per question item.""")
 
@@ -1214,7 +1250,7 @@ class ItemDerivation(ConfiguredBaseModel):
     derivable: JsonBool = Field(default=..., description="""Must equal the question's derivable flag.""")
     reasonUnderivable: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Required when derivable is false; says what the delivered data lacks.""")
     sourceFields: list[Annotated[JsonStr, Field(pattern='^[A-Za-z0-9][A-Za-z0-9_-]*\\.[a-z][a-z0-9_]*$', max_length=130)]] = Field(default=..., description="""Every fixture field the derivation reads; each must move the final.""")
-    constants: list[DeclaredConstant] = Field(default=..., description="""Every constant the derivation uses; each must be used.""")
+    constants: list[DeclaredConstant] = Field(default=..., description="""Every constant the derivation declares. In version 1 each must be used; in version 2 each declares its role, and only a used one may be (and must be) an input of a step.""")
     intermediates: list[DerivationStep] = Field(default=..., description="""The ordered steps; a step may use only earlier steps.""")
     final: Annotated[Optional[Annotated[JsonStr, Field(pattern='^[a-z][a-z0-9_]*$', max_length=64)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The label of the step whose value is the answer (absent when underivable).""")
 
@@ -1226,6 +1262,8 @@ class DeclaredConstant(ConfiguredBaseModel):
     name: Annotated[JsonStr, Field(pattern='^[a-z][a-z0-9_]*$', max_length=64)] = Field(default=..., description="""The name inputs use to refer to it.""")
     value: Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')] = Field(default=..., description="""Its exact value.""")
     meaning: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""What the constant stands for (months per year, say).""")
+    role: Annotated[Optional[ConstantRole], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Why it is declared; required in version 2, absent in version 1.""")
+    basis: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=512)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The clause or comment an alternative-route constant rests on (for example \"AP-1 v1.3 publisher's comment C-5; AP1-OPD-2\"); required for that role, allowed for structural, refused for used.""")
 
 
 class DerivationStep(ConfiguredBaseModel):
@@ -1234,6 +1272,7 @@ class DerivationStep(ConfiguredBaseModel):
     """
     label: Annotated[JsonStr, Field(pattern='^[a-z][a-z0-9_]*$', max_length=64)] = Field(default=..., description="""Unique label of the step within the item.""")
     operation: DerivationOperation = Field(default=..., description="""The operation applied to the inputs.""")
+    reference: Annotated[Optional[JsonBool], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Whether the step's value is a reference intermediate (ladder step iii and a D7.2(b) target). Required in version 2, absent in version 1 (where every step is one); false marks a helper step that only carries the computation.""")
     inputs: Annotated[list[DerivationInput], Field(min_length=1)] = Field(default=..., description="""The operands in order.""")
 
 
@@ -2082,7 +2121,7 @@ class ReproducibilitySection(ConfiguredBaseModel):
     cells: list[SurfaceCell] = Field(default=..., description="""One per item, condition and surface.""")
     parameterEcho: list[OutcomeCount] = Field(default=..., description="""Executions by echo status.""")
     echoFindings: list[EchoFinding] = Field(default=..., description="""Platform findings of the echo check.""")
-    cap: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The D2 cap when the platform rejected a parameter.""")
+    cap: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The D2 cap when the configuration declares a sampling parameter omitted as platform-rejected, worded as that declaration (AP1-D2-4), or null.""")
     structuralNote: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""Why STRUCTURAL is never assigned.""")
 
 
@@ -2374,6 +2413,16 @@ class CallOperation(ConfiguredBaseModel):
     matchedAgainst: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The target the value agreed with (for example \"expected\" or \"intermediate:<label>\"), \"operand of call <n>\" after reclassification, or null.""")
     reason: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Why the value could not be computed; absent when it was.""")
     toolReturnAgrees: Annotated[Optional[JsonBool], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Whether the calculator returned the scorer's value; absent when either is missing.""")
+    returnsAsEvaluated: Annotated[Optional[list[ReturnAsEvaluated]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Numbers of the expression that are an earlier call's return as the calculator wrote it (binary-float text, say) while the scorer's own value of that call differs, each evaluated at the scorer's value (AP1-OPN-5); absent when there is none.""")
+
+
+class ReturnAsEvaluated(ConfiguredBaseModel):
+    """
+    One number of an expression read as the earlier call whose return it is.
+    """
+    literal: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The number as written in the expression.""")
+    call: Annotated[JsonStr, Field(pattern='^[1-9][0-9]*$', max_length=12)] = Field(default=..., description="""The earlier call that returned it.""")
+    value: Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')] = Field(default=..., description="""The scorer's own value of that call, used in the evaluation.""")
 
 
 class ExecutionTranscription(ConfiguredBaseModel):
@@ -2439,7 +2488,238 @@ class ParameterEchoFinding(ConfiguredBaseModel):
     finding: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""What was found, in words.""")
 
 
+class Ap1ImportRecord(ConfiguredBaseModel):
+    """
+    What apconform ap1 import checked and did when it converted another instrument's published run into this run directory (import/import-record.json): the source's own hashes recomputed, the supplied files against the published hashes, the claims kept and dropped, every value the source did not declare and how it was filled, and what the source's records lacked.
+    """
+    schemaVersion: Literal['apconform-ap1-import-record/1'] = Field(default=..., description="""Always \"apconform-ap1-import-record/1\".""")
+    source: ImportSource = Field(default=..., description="""The instrument that made the run and the version it printed.""")
+    importer: ImporterIdentity = Field(default=..., description="""The apconform that imported it.""")
+    publishedHashes: PublishedHashes = Field(default=..., description="""The source's configuration and seal hashes, recomputed; both must match.""")
+    inputChecks: list[InputFileCheck] = Field(default=..., description="""Each supplied file's SHA-256 (of its bytes) beside the hash the source published.""")
+    groundTruthChecks: list[GroundTruthCheck] = Field(default=..., description="""Per item, the final the source recorded beside the supplied derivation's.""")
+    claims: ImportedClaims = Field(default=..., description="""The dimensions the source claimed and those the imported configuration claims.""")
+    records: ImportCounts = Field(default=..., description="""Counts of what was imported.""")
+    conversions: list[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""One note per value the source did not declare and the import filled in.""")
+    lacking: list[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""What the source's records do not hold, and how the import records it instead.""")
+    verdictsFile: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The file holding the source's own verdicts, one line per execution.""")
+    transcriptionVerdicts: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The source file the D7.3 verdicts were read from, or null when the source's transcript does not hold them.""")
+
+
+class ImportSource(ConfiguredBaseModel):
+    """
+    The instrument that made an imported run, as its seal record names it.
+    """
+    instrument: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The instrument, for example zorrzai/ap1-run.""")
+    transcriptSha256: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The SHA-256 of the source transcript's bytes as read.""")
+    runnerVersionTag: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The version tag its seal printed, or null (the August runs print none).""")
+    runnerVersionCommit: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The commit its seal printed, or null.""")
+    runnerSourceHash: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The source hash its seal printed, or null.""")
+    sealedAt: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The seal record's timestamp as printed, or null.""")
+
+
+class ImporterIdentity(ConfiguredBaseModel):
+    """
+    The apconform that imported a run.
+    """
+    name: Literal['apconform'] = Field(default=..., description="""Always apconform.""")
+    version: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The package version.""")
+
+
+class PublishedHashes(ConfiguredBaseModel):
+    """
+    The source's own hashes, recomputed from its published configuration and seal record.
+    """
+    configHash: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The recomputed configuration hash.""")
+    sealHash: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The recomputed composite seal hash.""")
+    configHashMatches: JsonBool = Field(default=..., description="""Whether it equals the published config_hash (an import requires it).""")
+    sealHashMatches: JsonBool = Field(default=..., description="""Whether it equals the published seal_hash (an import requires it).""")
+
+
+class InputFileCheck(ConfiguredBaseModel):
+    """
+    One supplied file against the hash the source published for it.
+    """
+    input: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""Which input (fixture, questions or ap1Text).""")
+    publishedSha256: Optional[Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')]] = Field(default=..., description="""The hash the source's seal printed, or null when it printed none.""")
+    fileSha256: Optional[Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')]] = Field(default=..., description="""The SHA-256 of the supplied file's bytes, or null when no file was supplied.""")
+    matches: Optional[JsonBool] = Field(default=..., description="""Whether the two are equal, or null when there was no file.""")
+
+
+class GroundTruthCheck(ConfiguredBaseModel):
+    """
+    One item's final as the source recorded it and as the supplied derivation gives it.
+    """
+    itemId: Annotated[JsonStr, Field(pattern='^[A-Za-z0-9][A-Za-z0-9_-]*$', max_length=64)] = Field(default=..., description="""The item.""")
+    referenceFinal: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The final the source recorded, as text.""")
+    derivationFinal: Optional[Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')]] = Field(default=..., description="""The supplied derivation's final, or null when it cannot be evaluated.""")
+    agrees: JsonBool = Field(default=..., description="""Whether the two are the same number.""")
+
+
+class ImportedClaims(ConfiguredBaseModel):
+    """
+    The dimensions claimed before and after the import.
+    """
+    reference: list[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""What the source claimed.""")
+    imported: list[Ap1Dimension] = Field(default=..., description="""What the imported configuration claims.""")
+    dropped: list[DroppedClaim] = Field(default=..., description="""Each claim the kit's minimum item counts refuse, with the reason.""")
+
+
+class DroppedClaim(ConfiguredBaseModel):
+    """
+    A claimed dimension the imported configuration does not claim.
+    """
+    dimension: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The dimension.""")
+    reason: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""Why (AP1-QST-2's message).""")
+
+
+class ImportCounts(ConfiguredBaseModel):
+    """
+    What an import read and wrote.
+    """
+    lines: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Lines of the source transcript read.""")
+    executions: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Executions converted.""")
+    plannedCells: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Cells the sealed plan holds.""")
+    recordedCells: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Cells the imported transcript records.""")
+    masked: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Executions in which credential-shaped text was masked.""")
+
+
+class Ap1ReferenceVerdict(ConfiguredBaseModel):
+    """
+    The verdicts another instrument recorded for one execution, in the kit's terms (one line of import/reference-verdicts.jsonl). A verdict the source did not record is null, or its Recorded flag is false, never an empty value.
+    """
+    cellKey: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The execution's cell key in the imported run.""")
+    engineLine: Annotated[JsonStr, Field(pattern='^[1-9][0-9]*$', max_length=12)] = Field(default=..., description="""The line of the source transcript holding the execution.""")
+    figureLine: Optional[Annotated[JsonStr, Field(pattern='^[1-9][0-9]*$', max_length=12)]] = Field(default=..., description="""The line holding its figure identification, or null.""")
+    evidenceClass: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The evidence class the source recorded (EV-0 to EV-3), or null.""")
+    invocationRecorded: JsonBool = Field(default=..., description="""Whether the source recorded an invocation outcome (null is a recorded outcome).""")
+    invocation: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The invocation outcome recorded, or null.""")
+    groundTruthFinal: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The final the source's ground truth gave, as text, or null.""")
+    figureOutcome: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The figure-identification outcome recorded, or null.""")
+    releasedFigure: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The released figure recorded, as text, or null.""")
+    callsRecorded: JsonBool = Field(default=..., description="""Whether the source recorded operand provenance for the execution.""")
+    calls: list[ReferenceCall] = Field(default=..., description="""The operand provenance of each call the source scored, in order.""")
+    operationsRecorded: JsonBool = Field(default=..., description="""Whether the source recorded operation correctness for the execution.""")
+    operations: list[ReferenceOperation] = Field(default=..., description="""The operation outcome of each call the source scored, in order.""")
+    transcription: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The transcription outcome the source recorded, or null.""")
+
+
+class ReferenceCall(ConfiguredBaseModel):
+    """
+    One call's operand provenance as the source recorded it.
+    """
+    outcome: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The call's outcome, or null when the entry is damaged.""")
+    expression: Optional[JsonStr] = Field(default=..., description="""The expression the source's entries name, or null.""")
+    operands: list[ReferenceOperand] = Field(default=..., description="""Each operand the source resolved, in order.""")
+
+
+class ReferenceOperand(ConfiguredBaseModel):
+    """
+    One operand as the source resolved it; every member is null when not recorded.
+    """
+    literal: Optional[JsonStr] = Field(default=..., description="""The operand's text as the source recorded it.""")
+    value: Optional[JsonStr] = Field(default=..., description="""Its value as recorded.""")
+    step: Optional[JsonStr] = Field(default=..., description="""The ladder step (1 to 5).""")
+    resolution: Optional[JsonStr] = Field(default=..., description="""The source's resolution label.""")
+    matchedField: Optional[JsonStr] = Field(default=..., description="""The field it matched.""")
+    matchedIntermediate: Optional[JsonStr] = Field(default=..., description="""The intermediate it matched.""")
+    transformation: Optional[JsonStr] = Field(default=..., description="""The transformation used.""")
+
+
+class ReferenceOperation(ConfiguredBaseModel):
+    """
+    One call's operation outcome as the source recorded it.
+    """
+    outcome: Optional[JsonStr] = Field(default=..., description="""The outcome, or null.""")
+    matchedAgainst: Optional[JsonStr] = Field(default=..., description="""What it matched, or null.""")
+    value: Optional[JsonStr] = Field(default=..., description="""The source's evaluated result, as text, or null.""")
+
+
+class Ap1ReferenceComparison(ConfiguredBaseModel):
+    """
+    The kit's verdicts of an imported run beside the verdicts its source recorded: agreement per dimension and every disagreement, classified as a documented defect of the source, a deliberate rule difference of the kit, or unexplained.
+    """
+    schemaVersion: Literal['apconform-ap1-reference-comparison/1'] = Field(default=..., description="""Always \"apconform-ap1-reference-comparison/1\".""")
+    instrument: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The source instrument.""")
+    referenceSealHash: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The source's seal hash.""")
+    executions: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Executions compared.""")
+    transcriptionSource: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""Where the source's D7.3 verdicts came from: recorded (its summary), derived (its documented rule applied to its recorded figure and the last return), or mixed.""")
+    dimensions: list[ComparisonDimension] = Field(default=..., description="""One row per compared dimension, in a fixed order.""")
+    classifications: list[ClassificationCount] = Field(default=..., description="""How many disagreements fall in each class.""")
+    disagreements: list[ComparisonDisagreement] = Field(default=..., description="""Every disagreement.""")
+
+
+class ComparisonDimension(ConfiguredBaseModel):
+    """
+    Agreement on one dimension.
+    """
+    dimension: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The dimension compared.""")
+    compared: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Units compared (executions, calls or operands).""")
+    agree: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Units on which the verdicts agree.""")
+    disagree: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Units on which they differ.""")
+    notRecorded: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Units the source recorded no verdict for.""")
+
+
+class ClassificationCount(ConfiguredBaseModel):
+    """
+    Disagreements of one class.
+    """
+    classification: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""documented-defect, rule-difference or unexplained.""")
+    count: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""How many.""")
+
+
+class ComparisonDisagreement(ConfiguredBaseModel):
+    """
+    One disagreement and why.
+    """
+    dimension: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The dimension.""")
+    cellKey: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The execution.""")
+    where: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The execution, call or operand.""")
+    apconform: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The kit's verdict.""")
+    reference: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The source's verdict.""")
+    classification: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""documented-defect, rule-difference or unexplained.""")
+    cites: JsonStr = Field(default=..., description="""The documented defect's id or the kit's clause; empty when unexplained.""")
+    explanation: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The reason in words.""")
+
+
+class ScorableExecutionRecord(OpenBaseModel):
+    """
+    An execution record as the scorer reads it: the members it uses, each with the type it checks. Every other member of a transcript's execution record (startedAt, the rounds' requests and attempts, ...) is carried but never read, so POST /v1/ap1/score-execution and apconform ap1 rescore accept exactly the same records (AP1-SCR-1); whether a record is a well-formed transcript record is apconform ap1 verify-transcript's question, not the scorer's.
+    """
+    cellKey: JsonStr = Field(default=..., description="""The cell key.""")
+    condition: ConditionName = Field(default=..., description="""The condition.""")
+    itemId: JsonStr = Field(default=..., description="""The question item.""")
+    repeat: JsonStr = Field(default=..., description="""The repeat index as text.""")
+    status: ExecutionStatus = Field(default=..., description="""What became of the execution.""")
+    statusReason: Optional[JsonStr] = Field(default=None, description="""Why the status is not EXECUTED; absent or null otherwise.""")
+    stopReason: JsonStr = Field(default=..., description="""Why the tool loop ended.""")
+    finalText: Optional[JsonStr] = Field(default=None, description="""The last response's text; absent or null when there is none.""")
+    evidenceInputs: ScorableEvidenceInputs = Field(default=..., description="""The structural facts the evidence class is read from.""")
+    toolCalls: list[ScorableToolCall] = Field(default=..., description="""Every tool call, in order.""")
+    rounds: Optional[list[Any]] = Field(default=..., description="""Every round; the scorer reads the response bodies of those that are objects.""")
+
+
+class ScorableEvidenceInputs(OpenBaseModel):
+    """
+    The two evidence facts the scorer reads.
+    """
+    toolsOffered: JsonBool = Field(default=..., description="""Whether the tool was offered.""")
+    allRoundsReadable: JsonBool = Field(default=..., description="""Whether every response could be read.""")
+
+
+class ScorableToolCall(OpenBaseModel):
+    """
+    One tool call as the scorer reads it.
+    """
+    round: JsonStr = Field(default=..., description="""The round that made it.""")
+    name: JsonStr = Field(default=..., description="""The function name.""")
+    argumentsRaw: JsonStr = Field(default=..., description="""The arguments exactly as received.""")
+    returnRaw: Optional[JsonStr] = Field(default=None, description="""What the instrument returned; absent or null when nothing.""")
+    outcome: JsonStr = Field(default=..., description="""What the instrument did with the call.""")
+
+
 Ap1RunConfig.model_rebuild()
+ImportedConfiguration.model_rebuild()
 Ap1Citation.model_rebuild()
 EndpointSettings.model_rebuild()
 TransportPolicy.model_rebuild()
@@ -2562,9 +2842,30 @@ TraceCandidate.model_rebuild()
 OperandFinding.model_rebuild()
 ExecutionOperation.model_rebuild()
 CallOperation.model_rebuild()
+ReturnAsEvaluated.model_rebuild()
 ExecutionTranscription.model_rebuild()
 ExecutionCoverage.model_rebuild()
 UngovernedFigure.model_rebuild()
 ExecutionAnswer.model_rebuild()
 ExecutionEcho.model_rebuild()
 ParameterEchoFinding.model_rebuild()
+Ap1ImportRecord.model_rebuild()
+ImportSource.model_rebuild()
+ImporterIdentity.model_rebuild()
+PublishedHashes.model_rebuild()
+InputFileCheck.model_rebuild()
+GroundTruthCheck.model_rebuild()
+ImportedClaims.model_rebuild()
+DroppedClaim.model_rebuild()
+ImportCounts.model_rebuild()
+Ap1ReferenceVerdict.model_rebuild()
+ReferenceCall.model_rebuild()
+ReferenceOperand.model_rebuild()
+ReferenceOperation.model_rebuild()
+Ap1ReferenceComparison.model_rebuild()
+ComparisonDimension.model_rebuild()
+ClassificationCount.model_rebuild()
+ComparisonDisagreement.model_rebuild()
+ScorableExecutionRecord.model_rebuild()
+ScorableEvidenceInputs.model_rebuild()
+ScorableToolCall.model_rebuild()

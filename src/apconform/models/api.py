@@ -24,7 +24,7 @@ from ._jsontypes import (
     refuse_null,
     refuse_values,
 )
-from .ap1 import Ap1DerivationSet, Ap1Fixture, Ap1QuestionSet, Ap1RunConfig, Ap1Seal, ExecutionRecord
+from .ap1 import Ap1DerivationSet, Ap1Fixture, Ap1QuestionSet, Ap1RunConfig, Ap1Seal, ScorableExecutionRecord
 from .apx import Baseline, BaselineAttempt, CalibrationProtocol, Cohort, Environment, Evaluator, Manifest, MeasurementKind, Partition, Suite, TaskSlot
 from .conformance import ExpectedKind, Protocol
 
@@ -185,7 +185,7 @@ class KitCanonicalizeAnswer(ConfiguredBaseModel):
     The answer of the kit.canonicalize operation.
     """
     canonical: JsonStr = Field(default=..., description="""The RFC 8785 canonical text of the input's value.""")
-    sha256: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The SHA-256 of the canonical text's UTF-8 bytes.""")
+    sha256: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The digest of KIT-HASH-1: for a string value, the SHA-256 of the string's own UTF-8 bytes, without quotes (so not of the canonical text); for any other value, the SHA-256 of the canonical text's UTF-8 bytes.""")
 
 
 class KitParseAnswer(ConfiguredBaseModel):
@@ -335,7 +335,7 @@ class Ap1ScoreExecutionRequest(ConfiguredBaseModel):
     questions: Ap1QuestionSet = Field(default=..., description="""The sealed question set (inputs/questions.json).""")
     derivations: Ap1DerivationSet = Field(default=..., description="""The sealed derivation set (inputs/derivations.json).""")
     ap1Text: Annotated[Optional[JsonStr], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The sealed AP-1 text, optional; when given it must hash (line endings normalised to LF) to the configuration's ap1.textSha256.""")
-    record: ExecutionRecord = Field(default=..., description="""The execution record to score, as the instrument wrote it.""")
+    record: ScorableExecutionRecord = Field(default=..., description="""The execution record to score, as the instrument wrote it (the execution member of a transcript record of kind execution). Only the members the scorer reads are checked, exactly as apconform ap1 rescore checks them (AP1-SCR-1).""")
 
 
 class Ap1ScoreTranscriptRequest(ConfiguredBaseModel):

@@ -177,15 +177,37 @@ class ManifestTrust(str, Enum):
 
 class RunVerdict(str, Enum):
     """
-    The verdict of a whole conformance run.
+    The verdict of a whole conformance run (or of one protocol in it). Each verdict has its own exit status: pass 0, fail 1, incomplete 3, errored 4 (2 means the harness could not run at all).
     """
     pass_ = "pass"
     """
-    Every required case passed and the run was not vacuous.
+    Every executed case passed, and every branch (acceptance and refusal) of every active MUST clause of every checked protocol ran.
     """
     fail = "fail"
     """
-    A case failed, errored or passed unexpectedly, or the run was vacuous.
+    A case failed, errored or passed unexpectedly, or the implementation did not exit with status 0 after stop.
+    """
+    incomplete = "incomplete"
+    """
+    Nothing failed, but the run proves too little: no case executed, or a MUST clause of a checked protocol has a branch (its acceptance or its refusal vectors) none of whose vectors ran.
+    """
+    errored = "errored"
+    """
+    The harness stopped the run early, because the implementation gave no answer to several cases in a row (see --stop-after-timeouts).
+    """
+
+
+class ClauseBranch(str, Enum):
+    """
+    The two branches of a clause: vectors that expect an answer exercise its acceptance branch, vectors that expect a refusal (or carry the tag negative) its refusal branch.
+    """
+    acceptance = "acceptance"
+    """
+    The vectors of the clause that expect an answer.
+    """
+    refusal = "refusal"
+    """
+    The vectors of the clause that expect a refusal or carry the tag negative.
     """
 
 
@@ -200,6 +222,10 @@ class BadgeColor(str, Enum):
     red = "red"
     """
     The run failed.
+    """
+    orange = "orange"
+    """
+    The run was incomplete (MUST clause branches never ran) or stopped early.
     """
     lightgrey = "lightgrey"
     """
@@ -238,11 +264,12 @@ class Expected(ConfiguredBaseModel):
 
 class Matcher(ConfiguredBaseModel):
     """
-    One location in the answer and what must hold there.
+    One location in the answer and what must hold there: exactly one of equals, absent (true) or present (true).
     """
     path: Annotated[JsonStr, Field(pattern='^(/([^~/]|~[01])*)*$')] = Field(default=..., description="""Where in the answer, as a JSON Pointer.""")
     equals: Optional[Any] = Field(default=None, description="""The value expected at the location.""")
     absent: Annotated[Optional[JsonBool], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""When true, the location must not exist in the answer.""")
+    present: Annotated[Optional[JsonBool], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""When true, the location must exist in the answer, whatever its value (for prose such as the reason a figure is ambiguous, whose wording the protocol leaves free).""")
 
 
 class Comparison(ConfiguredBaseModel):
@@ -387,6 +414,8 @@ class ReportOptions(ConfiguredBaseModel):
     """
     timeoutSeconds: Annotated[JsonFloat, Field(ge=0)] = Field(default=..., description="""The per-case timeout.""")
     validateProtocol: JsonBool = Field(default=..., description="""Whether every adapter message was checked against its JSON Schema.""")
+    stopAfterTimeouts: Annotated[Optional[Annotated[JsonInt, Field(ge=0)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""After how many cases in a row without an answer within the timeout the run is stopped (0: never).""")
+    environmentVariables: Annotated[Optional[list[Annotated[JsonStr, Field(pattern='^[A-Za-z_][A-Za-z0-9_]*$', max_length=256)]]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The environment variables the run was given with --env, by name only; their values are never written to a report.""")
 
 
 class ReportHeader(ConfiguredBaseModel):
@@ -483,9 +512,41 @@ class ProtocolSummary(ConfiguredBaseModel):
     protocol: Protocol = Field(default=..., description="""The protocol.""")
     counts: OutcomeCounts = Field(default=..., description="""The cases of this protocol, by outcome.""")
     mustClauses: Annotated[JsonInt, Field(ge=0)] = Field(default=..., description="""How many active MUST clauses of the protocol need a vector (untestable ones excluded).""")
-    mustClausesExecuted: Annotated[JsonInt, Field(ge=0)] = Field(default=..., description="""How many of them had at least one executed vector (not skipped, not errored).""")
-    vacuousClauses: list[Annotated[JsonStr, Field(pattern='^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$')]] = Field(default=..., description="""The MUST clauses without any executed vector; any makes the run vacuous.""")
+    mustClausesExecuted: Annotated[JsonInt, Field(ge=0)] = Field(default=..., description="""How many of them had every branch executed: at least one executed vector (not skipped, not errored) among its acceptance vectors and one among its refusal vectors, where the suite has both.""")
+    mustBranches: Annotated[JsonInt, Field(ge=0)] = Field(default=..., description="""How many branches those MUST clauses have in the run's vectors (one or two each: acceptance, refusal).""")
+    mustBranchesExecuted: Annotated[JsonInt, Field(ge=0)] = Field(default=..., description="""How many of those branches had at least one executed vector.""")
+    vacuousClauses: list[Annotated[JsonStr, Field(pattern='^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$')]] = Field(default=..., description="""The MUST clauses without any executed vector; any makes the run incomplete.""")
+    unexecutedBranches: list[UnexecutedBranch] = Field(default=..., description="""Every branch of a MUST clause none of whose vectors executed; any makes the verdict incomplete.""")
+    unsupportedOperations: list[UnsupportedOperation] = Field(default=..., description="""The operations of this protocol's vectors that the implementation does not list, with the clauses that leaves unproven.""")
     verdict: RunVerdict = Field(default=..., description="""The verdict for this protocol alone.""")
+
+
+class UnexecutedBranch(ConfiguredBaseModel):
+    """
+    A branch of a MUST clause that no executed vector exercised in the run.
+    """
+    clause: Annotated[JsonStr, Field(pattern='^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$')] = Field(default=..., description="""The clause.""")
+    branch: ClauseBranch = Field(default=..., description="""Which branch did not run.""")
+    branchVectors: list[Annotated[JsonStr, Field(pattern='^[a-z0-9][a-z0-9._-]*$', max_length=128)]] = Field(default=..., description="""The vectors of that branch in the run, none of which executed (empty when the suite has no vector for the clause at all).""")
+    unsupportedOperations: list[Annotated[JsonStr, Field(pattern='^(apx|ap1|kit)\\.[a-z][a-z0-9_]*$')]] = Field(default=..., description="""The operations of those vectors that the implementation does not list.""")
+
+
+class UnsupportedOperation(ConfiguredBaseModel):
+    """
+    An operation the checked protocol's vectors need but the implementation does not list: declaring it unsupported is allowed, and the report says what that leaves unproven.
+    """
+    operation: Annotated[JsonStr, Field(pattern='^(apx|ap1|kit)\\.[a-z][a-z0-9_]*$')] = Field(default=..., description="""The operation.""")
+    vectorCount: Annotated[JsonInt, Field(ge=1)] = Field(default=..., description="""How many vectors of the run use it (all reported as skipped).""")
+    unprovenClauses: list[Annotated[JsonStr, Field(pattern='^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$')]] = Field(default=..., description="""The clauses (of any level) cited by those vectors that have a branch with no executed vector in the run.""")
+
+
+class StopCheck(ConfiguredBaseModel):
+    """
+    What the implementation did after the stop message: the adapter protocol requires it to exit with status 0 within a grace period.
+    """
+    processExitStatus: Annotated[Optional[JsonInt], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Its exit status, when it exited by itself (absent when it had to be killed).""")
+    exitedCleanly: JsonBool = Field(default=..., description="""True when it exited with status 0 by itself.""")
+    stopDetail: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""What happened, in words.""")
 
 
 class ReportFooter(ConfiguredBaseModel):
@@ -496,10 +557,12 @@ class ReportFooter(ConfiguredBaseModel):
     finishedAt: Annotated[JsonTimestamp, Field(pattern='^(000[1-9]|00[1-9][0-9]|0[1-9][0-9]{2}|[1-9][0-9]{3})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]+)?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$')] = Field(default=..., description="""When the run ended (UTC).""")
     counts: OutcomeCounts = Field(default=..., description="""All cases by outcome.""")
     protocols: list[ProtocolSummary] = Field(default=..., description="""The result per checked protocol.""")
-    vacuous: JsonBool = Field(default=..., description="""True when no case executed, or when a checked protocol has a MUST clause with no executed vector; a vacuous run fails.""")
-    problems: list[JsonStr] = Field(default=..., description="""Every reason the run failed, in words (empty for a passing run).""")
+    vacuous: JsonBool = Field(default=..., description="""True when no case executed, or when a checked protocol has a MUST clause with no executed vector; a vacuous run is incomplete.""")
+    stoppedEarly: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Why the harness stopped the run before sending every case, when it did (the verdict is then errored, and the cases not sent are errored).""")
+    stopCheck: Annotated[Optional[StopCheck], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""How the implementation ended after the stop message, for adapters that run it as a process (absent for in-process and HTTP targets, and when the process had already been stopped).""")
+    problems: list[JsonStr] = Field(default=..., description="""Every reason the run did not pass, in words (empty for a passing run).""")
     verdict: RunVerdict = Field(default=..., description="""The verdict of the whole run.""")
-    exitStatus: Annotated[JsonInt, Field(ge=0)] = Field(default=..., description="""The exit status of the check command (0 only for a passing run).""")
+    exitStatus: Annotated[JsonInt, Field(ge=0)] = Field(default=..., description="""The exit status of the check command: 0 pass, 1 fail, 3 incomplete, 4 errored (the run was stopped early).""")
     casesSha256: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The SHA-256 of the canonical JSON array of every case record, in order.""")
 
 
@@ -586,6 +649,9 @@ ReportMismatch.model_rebuild()
 ReportCase.model_rebuild()
 OutcomeCounts.model_rebuild()
 ProtocolSummary.model_rebuild()
+UnexecutedBranch.model_rebuild()
+UnsupportedOperation.model_rebuild()
+StopCheck.model_rebuild()
 ReportFooter.model_rebuild()
 ReportSignature.model_rebuild()
 XfailList.model_rebuild()

@@ -20,7 +20,7 @@ from apconform.ap1.masking import looks_like_credential
 from apconform.ap1.refusal import Ap1Refused, violation
 from apconform.core.errors import DocumentRefused, Violation, define_code
 from apconform.core.jsonpath import format_path
-from apconform.core.validation import validate_document
+from apconform.core.validation import SCHEMA_VIOLATION, validate_document
 from apconform.models.ap1 import Ap1RunConfig, SamplingSettings
 
 __all__ = [
@@ -79,7 +79,8 @@ SAMPLING_PARAMETERS = (
     "stop",
     "reasoning_effort",
 )
-_PLATFORM_REASONS = ("platform-rejected", "platform-unsupported")
+_PLATFORM_REASONS = ("platform-rejected", "platform-unsupported", "not-supported")
+_IMPORTED_ONLY_REASONS = ("not-supported",)
 _SAMPLING_HOMES = {(): "request.sampling", ("request",): "request.sampling"}
 
 
@@ -138,8 +139,18 @@ def _misplaced(document: dict[str, Any]) -> Iterator[Violation]:
                 )
 
 
-def _setting_violations(setting: Any, path: list[str | int]) -> Iterator[Violation]:
+def _setting_violations(
+    setting: Any, path: list[str | int], *, imported: bool = False
+) -> Iterator[Violation]:
     present = setting.model_fields_set
+    if setting.omit is not None and str(setting.omit) in _IMPORTED_ONLY_REASONS and not imported:
+        yield violation(
+            SCHEMA_VIOLATION,
+            format_path([*path, "omit"]),
+            f"omission reason {setting.omit!s} is kept only in a configuration imported from "
+            "another instrument (importedFrom); declare operator-declared, platform-rejected "
+            "or platform-unsupported",
+        )
     if ("send" in present) == ("omit" in present):
         yield violation(
             SETTING_FORM,
@@ -159,9 +170,11 @@ def _setting_violations(setting: Any, path: list[str | int]) -> Iterator[Violati
         )
 
 
-def _sampling_violations(sampling: SamplingSettings, path: list[str | int]) -> Iterator[Violation]:
+def _sampling_violations(
+    sampling: SamplingSettings, path: list[str | int], *, imported: bool
+) -> Iterator[Violation]:
     for name in SAMPLING_PARAMETERS:
-        yield from _setting_violations(getattr(sampling, name), [*path, name])
+        yield from _setting_violations(getattr(sampling, name), [*path, name], imported=imported)
 
 
 def _transport_violations(config: Ap1RunConfig) -> Iterator[Violation]:
@@ -231,15 +244,26 @@ def load_config(document: Any, *, what: str = "configuration") -> RunConfig:
         rest = [v for v in refused.violations if v.path not in reported]
         raise Ap1Refused(pre + rest, what=what) from None
     post = list(pre)
-    post.extend(_sampling_violations(model.request.sampling, ["request", "sampling"]))
-    post.extend(_setting_violations(model.request.toolChoice, ["request", "toolChoice"]))
+    imported = model.importedFrom is not None
+    post.extend(
+        _sampling_violations(model.request.sampling, ["request", "sampling"], imported=imported)
+    )
+    post.extend(
+        _setting_violations(model.request.toolChoice, ["request", "toolChoice"], imported=imported)
+    )
     for name in ("base", "instructionRemoved"):
         settings = getattr(model.conditions, name)
         if "sampling" in settings.model_fields_set:
-            post.extend(_sampling_violations(settings.sampling, ["conditions", name, "sampling"]))
+            post.extend(
+                _sampling_violations(
+                    settings.sampling, ["conditions", name, "sampling"], imported=imported
+                )
+            )
         if "toolChoice" in settings.model_fields_set:
             post.extend(
-                _setting_violations(settings.toolChoice, ["conditions", name, "toolChoice"])
+                _setting_violations(
+                    settings.toolChoice, ["conditions", name, "toolChoice"], imported=imported
+                )
             )
     post.extend(_transport_violations(model))
     if not post:

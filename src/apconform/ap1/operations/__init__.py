@@ -6,7 +6,7 @@ Importing this package registers every AP-1 operation with
 
 from __future__ import annotations
 
-from apconform.ap1.operations import documents, instrument, scoring
+from apconform.ap1.operations import documents, importing, instrument, scoring
 
 __all__: list[str] = []
-_REGISTERED = (documents, instrument, scoring)
+_REGISTERED = (documents, importing, instrument, scoring)

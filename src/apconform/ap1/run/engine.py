@@ -61,6 +61,12 @@ TRANSCRIPT_EXISTS = define_code(
     "The run directory already holds a transcript",
     "Continue it with `apconform ap1 run --resume DIR`, or seal a new run in a new directory.",
 )
+IMPORTED_RUN = define_code(
+    "AP1-RUN-IMPORTED",
+    "The run directory holds a run imported from another instrument",
+    "An imported run is scored and compared, never executed or resumed: seal a new run of the "
+    "kit's own for new executions.",
+)
 TRANSCRIPT_BROKEN = define_code(
     "AP1-TRANSCRIPT-BROKEN",
     "The transcript does not verify, so the run cannot be resumed",
@@ -163,6 +169,11 @@ def run_sealed(run_dir: Path, options: RunOptions) -> RunResult:
     """
     refuse_links(run_dir)
     run = open_sealed_run(run_dir)
+    source = run.inputs.config.model.importedFrom
+    if source is not None:
+        raise ApconformError(
+            IMPORTED_RUN, f"{run_dir} holds a run imported from {source.instrument}"
+        )
     api_key = _api_key(run)
     transport = credential_transport(
         run.inputs.config.model.endpoint.url,

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from apconform.ap1.inputs.derivations.evaluation import evaluate
+from apconform.ap1.inputs.derivations.evaluation import evaluate, reference_intermediates
 from apconform.ap1.inputs.items import DeliveredContext, delivered_context
 from apconform.ap1.inputs.plan import RunInputs
 from apconform.ap1.numbers import arithmetic_context, parse_decimal_text, quantise
@@ -157,11 +157,13 @@ def build_item(
     expected_q = rules.q(final) if final is not None else None
     if final is not None and expected_q is not None:
         targets += [("expected", final), ("expected (quantised)", expected_q)]
+    # The same precedence as ladder step (iii): every raw intermediate, then every transformed
+    # one, then every quantised one, so D7.2(a) and D7.2(b) name the same intermediate.
+    targets += [(f"intermediate:{label}", value) for label, value in intermediates]
     for label, value in intermediates:
-        targets.append((f"intermediate:{label}", value))
         for name in rules.transformations:
             targets.append((f"intermediate:{label} ({name})", TRANSFORMATIONS[name](value)))
-        targets.append((f"intermediate:{label} (quantised)", rules.q(value)))
+    targets += [(f"intermediate:{label} (quantised)", rules.q(v)) for label, v in intermediates]
     collisions = tuple(
         ref for ref, value in sources if final is not None and value in (final, expected_q)
     )
@@ -236,7 +238,8 @@ def scoring_inputs(inputs: RunInputs) -> ScoringInputs:
         intermediates: tuple[tuple[str, Decimal], ...] = ()
         if item.derivable:
             evaluation = evaluate(derivation, context)
-            final, intermediates = evaluation.final, evaluation.intermediates
+            final = evaluation.final
+            intermediates = reference_intermediates(derivation, evaluation)
         items[item.id] = build_item(
             item_id=item.id,
             rules=rules,

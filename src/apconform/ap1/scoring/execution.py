@@ -19,10 +19,19 @@ from apconform.ap1.calculator.grammar import CalcSyntaxError
 from apconform.ap1.scoring.context import ItemContext, Rules, ScoringInputs
 from apconform.ap1.scoring.measures.accuracy import score_accuracy
 from apconform.ap1.scoring.measures.answers import compose_answer
-from apconform.ap1.scoring.measures.expression import analyse
+from apconform.ap1.scoring.measures.expression import (
+    Analysed,
+    analyse,
+    evaluate_reading_returns,
+)
 from apconform.ap1.scoring.measures.figures import UNMEASURABLE, FigureResult, identify_figure
 from apconform.ap1.scoring.measures.invocation import classify_invocation
-from apconform.ap1.scoring.measures.operation import CallOperation, classify_call, classify_session
+from apconform.ap1.scoring.measures.operation import (
+    CallOperation,
+    classify_call,
+    classify_session,
+    is_float_noise,
+)
 from apconform.ap1.scoring.measures.provenance import (
     EarlierReturn,
     InvocationProvenance,
@@ -129,6 +138,7 @@ def score_calls(
     provenance: list[InvocationProvenance] = []
     operations: list[CallOperation] = []
     returns: list[tuple[int, Decimal]] = []
+    noisy: dict[Decimal, tuple[Decimal, int]] = {}  # a float-noise return -> (its value, call)
     for call in calls:
         if call.name != item.required_operation or call.name != tool_name:
             continue
@@ -159,13 +169,17 @@ def score_calls(
                     earlier,
                     precision_arguments=analysed.precision_arguments,
                 )
+                value, operand_values, read = _read_returns(
+                    expression, analysed, noisy, rules.rounding
+                )
                 operation = classify_call(
                     call.number,
-                    analysed.value,
-                    [o.value for o in analysed.operands],
+                    value,
+                    operand_values,
                     item,
-                    reason=None if analysed.value is not None else analysed.failure,
+                    reason=None if value is not None else analysed.failure,
                     tool_value=result,
+                    read_returns=read,
                 )
         provenance.append(invocation)
         operations.append(operation)
@@ -174,7 +188,26 @@ def score_calls(
                 EarlierReturn(call.number, result, invocation.outcome == "OPERANDS-GROUNDED")
             )
             returns.append((call.number, result))
+            if operation.value is not None and is_float_noise(result, operation.value):
+                noisy.setdefault(result, (operation.value, call.number))
     return provenance, operations, returns
+
+
+def _read_returns(
+    expression: str,
+    analysed: Analysed,
+    noisy: dict[Decimal, tuple[Decimal, int]],
+    rounding: str,
+) -> tuple[Decimal | None, list[Decimal], list[tuple[str, int, Decimal]]]:
+    """The call's value and operand values with float-noise returns read as their calls (OPN-5)."""
+    operand_values = [o.value for o in analysed.operands]
+    if not noisy or not any(v in noisy for v in operand_values):
+        return analysed.value, operand_values, []
+    value, read = evaluate_reading_returns(
+        expression, rounding, {text: exact for text, (exact, _) in noisy.items()}
+    )
+    readings = [(literal, noisy[written][1], noisy[written][0]) for literal, written in read]
+    return value, [noisy[v][0] if v in noisy else v for v in operand_values], readings
 
 
 def _surfaces(view: ExecutionView, tokens: tuple[Token, ...]) -> dict[str, str]:

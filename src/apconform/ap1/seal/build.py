@@ -65,15 +65,20 @@ def declared_rules(inputs: RunInputs) -> dict[str, Any]:
         "arithmetic": {"precision": str(ARITHMETIC_PRECISION), "rounding": ARITHMETIC_ROUNDING},
         "calculator": dict(CALCULATOR_LIMITS),
         "constants": [
-            {
-                "itemId": d.itemId,
-                "constants": [
-                    {"name": c.name, "value": c.value, "meaning": c.meaning} for c in d.constants
-                ],
-            }
+            {"itemId": d.itemId, "constants": [_constant(c) for c in d.constants]}
             for d in inputs.derivations.derivations
         ],
     }
+
+
+def _constant(constant: Any) -> dict[str, str]:
+    """A declared constant as sealed; its role (and basis) when the format declares one."""
+    out = {"name": constant.name, "value": constant.value, "meaning": constant.meaning}
+    if constant.role is not None:
+        out["role"] = str(constant.role)
+    if constant.basis is not None:
+        out["basis"] = constant.basis
+    return out
 
 
 def plan_summary(inputs: RunInputs) -> dict[str, Any]:

@@ -57,15 +57,16 @@ class Adapter:
         """Send one case and return the reply (errored on crash, hang or protocol violation)."""
         raise NotImplementedError
 
-    def stop(self) -> None:
-        """Stop the implementation; never raises."""
+    def stop(self) -> dict[str, Any] | None:
+        """Stop the implementation; never raises. For a process: how it exited (a StopCheck)."""
+        return None
 
 
 def _failure_reply(failure: ChannelFailure) -> Reply:
     context = dict(failure.context)
     violation = bool(context.pop("protocolViolation", False))
     prefix = "protocol violation: " if violation else ""
-    return errored(prefix + failure.message, **context)
+    return errored(prefix + failure.message, timed_out=failure.timed_out, **context)
 
 
 class MessageAdapter(Adapter):
@@ -126,7 +127,10 @@ class MessageAdapter(Adapter):
         except (ChannelFailure, ProtocolViolation) as exc:
             self._failed_restarts += 1
             self._last_failure = getattr(exc, "message", str(exc))
-            return errored(f"the implementation could not be restarted: {self._last_failure}")
+            return errored(
+                f"the implementation could not be restarted: {self._last_failure}",
+                timed_out=getattr(exc, "timed_out", False),
+            )
         self._failed_restarts = 0
         return None
 
@@ -156,16 +160,19 @@ class MessageAdapter(Adapter):
             _discard(self._channel)
             self._channel = None
 
-    def stop(self) -> None:
-        if self._channel is not None:
-            try:
-                message = stop_message()
-                if self._validate:
-                    check_request(message)
-                self._channel.close(message)
-            except Exception:  # stopping never fails the run
-                _discard(self._channel)
-            self._channel = None
+    def stop(self) -> dict[str, Any] | None:
+        if self._channel is None:
+            return None
+        outcome: dict[str, Any] | None = None
+        try:
+            message = stop_message()
+            if self._validate:
+                check_request(message)
+            outcome = self._channel.close(message)
+        except Exception:  # stopping never fails the harness
+            _discard(self._channel)
+        self._channel = None
+        return outcome
 
 
 def _discard(channel: Channel) -> None:

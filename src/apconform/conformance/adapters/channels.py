@@ -36,9 +36,10 @@ _EXIT_GRACE = 2.0
 class ChannelFailure(Exception):
     """The implementation gave no usable reply; ``context`` holds what helps to see why."""
 
-    def __init__(self, message: str, **context: Any) -> None:
+    def __init__(self, message: str, *, timed_out: bool = False, **context: Any) -> None:
         super().__init__(message)
         self.message = message
+        self.timed_out = timed_out
         self.context = {key: value for key, value in context.items() if value}
 
 
@@ -48,7 +49,8 @@ class Channel:
     def exchange(self, message: dict[str, Any], timeout: float) -> Any:
         raise NotImplementedError
 
-    def close(self, message: dict[str, Any]) -> None:
+    def close(self, message: dict[str, Any]) -> dict[str, Any] | None:
+        """Send stop and end the connection; for a process, how it exited (a StopCheck)."""
         raise NotImplementedError
 
 
@@ -89,7 +91,8 @@ class DirectChannel(Channel):
         worker.join(timeout)
         if worker.is_alive():
             raise ChannelFailure(
-                f"no answer within {timeout:g} s (the in-process call was abandoned)"
+                f"no answer within {timeout:g} s (the in-process call was abandoned)",
+                timed_out=True,
             )
         if "error" in box:
             error = box["error"]
@@ -106,9 +109,10 @@ class DirectChannel(Channel):
             ) from None
         return copy.deepcopy(reply)
 
-    def close(self, message: dict[str, Any]) -> None:
+    def close(self, message: dict[str, Any]) -> dict[str, Any] | None:
         with contextlib.suppress(Exception):
             self.exchange(message, 2.0)
+        return None
 
 
 class ExecChannel(Channel):
@@ -189,6 +193,7 @@ class ExecChannel(Channel):
                 self.kill()
                 raise ChannelFailure(
                     f"no answer within {timeout:g} s; the implementation was stopped",
+                    timed_out=True,
                     stderr=self.stderr_tail(),
                 ) from None
             if line is None:
@@ -226,12 +231,34 @@ class ExecChannel(Channel):
                 if stream is not None:
                     stream.close()
 
-    def close(self, message: dict[str, Any]) -> None:
+    def close(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Send stop, close stdin and wait for the exit the protocol requires (status 0)."""
         with contextlib.suppress(ChannelFailure):
             self._send(message)
         with contextlib.suppress(OSError, ValueError):
             if self.process.stdin is not None:
                 self.process.stdin.close()
+        status: int | None = None
         with contextlib.suppress(subprocess.TimeoutExpired):
-            self.process.wait(timeout=_EXIT_GRACE)
+            status = self.process.wait(timeout=_EXIT_GRACE)
         self.kill()
+        if status is None:
+            return {
+                "exitedCleanly": False,
+                "stopDetail": f"the implementation did not exit within {_EXIT_GRACE:g} s of stop "
+                "and was killed; it must exit with status 0 when it reads stop",
+            }
+        if status != 0:
+            tail = self.stderr_tail().strip().splitlines()[-3:]
+            said = f" (stderr: {' | '.join(tail)})" if tail else ""
+            return {
+                "processExitStatus": status,
+                "exitedCleanly": False,
+                "stopDetail": f"the implementation exited with status {status} after stop; the "
+                f"adapter protocol requires status 0{said}",
+            }
+        return {
+            "processExitStatus": 0,
+            "exitedCleanly": True,
+            "stopDetail": "exited with status 0 after stop",
+        }

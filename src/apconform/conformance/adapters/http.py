@@ -111,16 +111,22 @@ class HttpAdapter(Adapter):
         try:
             response = self._request(url, body, timeout)
         except TimeoutError:
-            return errored(f"no answer from POST {url} within {timeout:g} s")
+            return errored(f"no answer from POST {url} within {timeout:g} s", timed_out=True)
         except (urllib.error.URLError, OSError) as exc:
             if isinstance(getattr(exc, "reason", None), TimeoutError):
-                return errored(f"no answer from POST {url} within {timeout:g} s")
+                return errored(
+                    f"no answer from POST {url} within {timeout:g} s", timed_out=True
+                )
             return errored(f"POST {url} failed: {_reason(exc)}")
         return self._reply(seq, url, response)
 
     def _reply(self, seq: int, url: str, response: _Response) -> Reply:
         shown = response.body[:500].decode("utf-8", errors="replace")
-        context = {"status": response.status, "contentType": response.content_type, "body": shown}
+        context: dict[str, Any] = {
+            "status": response.status,
+            "contentType": response.content_type,
+            "body": shown,
+        }
         json_types = ("application/json", "application/problem+json")
         if response.content_type not in json_types or len(response.body) > MESSAGE_LIMITS.max_bytes:
             return errored(
@@ -153,8 +159,9 @@ class HttpAdapter(Adapter):
         except ProtocolViolation as violation:
             return errored(f"protocol violation: {violation.message}", **context)
 
-    def stop(self) -> None:
+    def stop(self) -> dict[str, Any] | None:
         """Nothing to stop: the service outlives the run."""
+        return None
 
 
 def _reason(exc: BaseException) -> str:

@@ -47,7 +47,9 @@ def _expected_view(case: dict[str, Any]) -> Any:
         refusal = {k: expected[k] for k in ("errorCode", "message", "path") if k in expected}
         return {"refusal": refusal}
     return {
-        m["path"]: ("(absent)" if m.get("absent") else m.get("equals"))
+        m["path"]: (
+            "(absent)" if m.get("absent") else "(present)" if m.get("present") else m.get("equals")
+        )
         for m in expected["matchers"]
     }
 
@@ -151,6 +153,13 @@ def render_html(records: list[dict[str, Any]]) -> str:
         for s in footer["protocols"]
     )
     problems = "".join(f"<li>{escape(p)}</li>" for p in footer["problems"])
+    problems += "".join(
+        f"<li>{escape(s['protocol'])}: operation <code>{escape(gap['operation'])}</code> is not "
+        "listed by the implementation; unproven: "
+        f"{escape(', '.join(gap['unprovenClauses']) or 'no clause')}</li>"
+        for s in footer["protocols"]
+        for gap in s.get("unsupportedOperations", [])
+    )
     sections = []
     for protocol in [s["protocol"] for s in footer["protocols"]]:
         clauses = [c for c in header["clauses"] if c["protocol"] == protocol]

@@ -3,7 +3,10 @@
 JUnit: one ``testsuite`` per protocol, one ``testcase`` per vector (class name
 ``apconform.<protocol>.<first clause>``, name the vector id). A fail or an
 xpass is a ``failure``, an errored case an ``error``, skipped and xfail cases
-are ``skipped`` (an xfail says so and gives the reason).
+are ``skipped`` (an xfail says so and gives the reason). A protocol whose
+verdict is incomplete (nothing executed, or MUST clause branches that never
+ran) gets one more test case, ``MUST clause branches executed``, which fails
+and lists them, so a CI view never shows a vacuous or partial run as green.
 """
 
 from __future__ import annotations
@@ -44,15 +47,40 @@ def _testcase(parent: ET.Element, case: dict[str, Any]) -> None:
         ET.SubElement(element, "skipped", {"message": f"xfail: {case.get('xfailReason', '')}"})
 
 
+_COVERAGE_CASE = "MUST clause branches executed"
+
+
+def _coverage_failure(summary: dict[str, Any]) -> tuple[str, str] | None:
+    """The message and text of the extra coverage test case's failure (None when covered)."""
+    if summary["verdict"] != "incomplete":
+        return None
+    gaps = summary.get("unexecutedBranches", [])
+    lines = [
+        f"{gap['clause']} {gap['branch']}: none of "
+        f"{', '.join(gap['branchVectors']) or 'its vectors (the suite has none)'} ran"
+        for gap in gaps
+    ]
+    message = f"incomplete: {len(gaps)} MUST clause branch(es) never ran"
+    if not any(summary["counts"][outcome] for outcome in ("pass", "fail", "xfail", "xpass")):
+        message = "incomplete: no case of this protocol executed"
+        lines.insert(0, message)
+    return message, "\n".join(lines)
+
+
 def render_junit(records: list[dict[str, Any]]) -> str:
     header, cases, footer = records[0], records[1:-1], records[-1]
     total_ms = sum(case["durationMs"] for case in cases)
+    uncovered = {
+        summary["protocol"]: text
+        for summary in footer["protocols"]
+        if (text := _coverage_failure(summary)) is not None
+    }
     root = ET.Element(
         "testsuites",
         {
             "name": f"apconform {header['target']}",
-            "tests": str(len(cases)),
-            "failures": str(footer["counts"]["fail"] + footer["counts"]["xpass"]),
+            "tests": str(len(cases) + len(uncovered)),
+            "failures": str(footer["counts"]["fail"] + footer["counts"]["xpass"] + len(uncovered)),
             "errors": str(footer["counts"]["errored"]),
             "skipped": str(footer["counts"]["skipped"] + footer["counts"]["xfail"]),
             "time": _seconds(total_ms),
@@ -61,13 +89,15 @@ def render_junit(records: list[dict[str, Any]]) -> str:
     for summary in footer["protocols"]:
         mine = [case for case in cases if case["protocol"] == summary["protocol"]]
         counts = summary["counts"]
+        gap = uncovered.get(summary["protocol"])
+        extra = 0 if gap is None else 1
         suite = ET.SubElement(
             root,
             "testsuite",
             {
                 "name": f"apconform.{summary['protocol']}",
-                "tests": str(len(mine)),
-                "failures": str(counts["fail"] + counts["xpass"]),
+                "tests": str(len(mine) + extra),
+                "failures": str(counts["fail"] + counts["xpass"] + extra),
                 "errors": str(counts["errored"]),
                 "skipped": str(counts["skipped"] + counts["xfail"]),
                 "time": _seconds(sum(case["durationMs"] for case in mine)),
@@ -87,6 +117,22 @@ def render_junit(records: list[dict[str, Any]]) -> str:
             ET.SubElement(properties, "property", {"name": name, "value": value})
         for case in mine:
             _testcase(suite, case)
+        if gap is not None:
+            element = ET.SubElement(
+                suite,
+                "testcase",
+                {
+                    "classname": f"apconform.{summary['protocol']}",
+                    "name": _COVERAGE_CASE,
+                    "time": "0.000",
+                },
+            )
+            failure = ET.SubElement(
+                element,
+                "failure",
+                {"message": gap[0], "type": "incomplete"},
+            )
+            failure.text = gap[1]
         if summary["vacuousClauses"]:
             out = ET.SubElement(suite, "system-out")
             out.text = "MUST clauses with no executed vector: " + ", ".join(
@@ -105,8 +151,10 @@ def render_badges(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         total = sum(counts.values())
         if total == 0:
             message, color = "nothing checked", "lightgrey"
-        elif summary["vacuousClauses"]:
-            message, color = f"vacuous ({len(summary['vacuousClauses'])} MUST unchecked)", "red"
+        elif summary["verdict"] == "incomplete":
+            gaps = len(summary.get("unexecutedBranches", []))
+            message = f"incomplete ({gaps} MUST branches not run)" if gaps else "incomplete"
+            color = "orange"
         else:
             message = f"{counts['pass']}/{total} passed"
             color = "brightgreen" if summary["verdict"] == "pass" else "red"

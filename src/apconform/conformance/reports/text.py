@@ -1,11 +1,18 @@
-"""Plain-text renderings of a report: the terminal summary and Markdown for a CI step summary."""
+"""Plain-text renderings of a report: the terminal summary and Markdown for a CI step summary.
+
+The terminal summary shows, for every case that failed, errored or passed
+unexpectedly, the vector's description and the full expected and actual
+values of each mismatch, wrapped to the terminal width rather than cut, so a
+failure can be understood without opening another report.
+"""
 
 from __future__ import annotations
 
 import json
+import textwrap
 from typing import Any
 
-__all__ = ["case_reason", "render_markdown", "render_pretty"]
+__all__ = ["case_details", "case_reason", "render_markdown", "render_pretty"]
 
 _LABELS = {
     "pass": "PASS",
@@ -61,6 +68,69 @@ def case_reason(case: dict[str, Any]) -> str:
     return "; ".join(parts) + (f"; and {more} more" if more > 0 else "")
 
 
+_WIDTH = 100
+_INDENT = " " * 8
+_MISMATCHES_SHOWN = 10
+
+
+def _wrapped(text: str, indent: str, first: str | None = None) -> list[str]:
+    """Words wrapped at the width; a word longer than a line is split, never dropped."""
+    return textwrap.wrap(
+        text,
+        width=_WIDTH,
+        initial_indent=indent if first is None else first,
+        subsequent_indent=indent,
+        break_long_words=True,
+        break_on_hyphens=False,
+    ) or [indent.rstrip()]
+
+
+def _value_lines(label: str, value: Any) -> list[str]:
+    """A JSON value in full, hard-wrapped so every character survives (no word splitting)."""
+    text = json.dumps(value, ensure_ascii=False)
+    head = f"{_INDENT}  {label:<8} "
+    room = _WIDTH - len(head)
+    chunks = [text[i : i + room] for i in range(0, len(text), room)] or [""]
+    return [head + chunks[0], *(" " * len(head) + chunk for chunk in chunks[1:])]
+
+
+def _first_difference(expected: Any, actual: Any) -> str:
+    if not (isinstance(expected, str) and isinstance(actual, str)):
+        return ""
+    if max(len(expected), len(actual)) <= 40:
+        return ""  # short enough to compare at a glance
+    start = next(
+        (i for i, (a, b) in enumerate(zip(expected, actual, strict=False)) if a != b),
+        min(len(expected), len(actual)),
+    )
+    return f" (first difference at character {start})"
+
+
+def case_details(case: dict[str, Any]) -> list[str]:
+    """The lines the terminal summary prints under a case that did not pass."""
+    actual = case["actual"]
+    outcome = case["outcome"]
+    if outcome in ("skipped", "xfail") or (outcome == "xpass" and not case["mismatches"]):
+        return [_INDENT + case_reason(case)]
+    lines = _wrapped(case["description"], _INDENT)
+    if outcome == "xpass":
+        lines.append(_INDENT + case_reason(case))
+    if actual["kind"] == "errored":
+        lines.extend(_wrapped(actual.get("message") or "errored", _INDENT))
+    for mismatch in case["mismatches"][:_MISMATCHES_SHOWN]:
+        where = mismatch["path"] or ("refusal" if actual["kind"] == "refusal" else "answer")
+        both = "expected" in mismatch and "actual" in mismatch
+        extra = _first_difference(mismatch["expected"], mismatch["actual"]) if both else ""
+        lines.extend(_wrapped(f"{where}: {mismatch['reason']}{extra}", _INDENT))
+        for key in ("expected", "actual"):
+            if key in mismatch:
+                lines.extend(_value_lines(key, mismatch[key]))
+    more = len(case["mismatches"]) - _MISMATCHES_SHOWN
+    if more > 0:
+        lines.append(f"{_INDENT}and {more} more mismatch(es): see the JSON-lines or HTML report")
+    return lines
+
+
 def _summary_line(summary: dict[str, Any]) -> str:
     counts = summary["counts"]
     shown = ", ".join(f"{n} {k}" for k, n in counts.items() if n) or "no case"
@@ -84,11 +154,22 @@ def render_pretty(records: list[dict[str, Any]]) -> str:
         if case["outcome"] != "pass":
             label = _LABELS[case["outcome"]]
             lines.append(f"  {label:<5} {case['vector']} [{', '.join(case['clauses'])}]")
-            lines.append(f"        {case_reason(case)}")
+            lines.extend(case_details(case))
             if case["outcome"] in ("fail", "errored", "xpass"):
                 lines.append(f"        reproduce: {case['reproduce']}")
     for summary in footer["protocols"]:
         lines.append("  " + _summary_line(summary))
+        for gap in summary.get("unsupportedOperations", []):
+            unproven = ", ".join(gap["unprovenClauses"]) or "no clause"
+            lines.extend(
+                _wrapped(
+                    f"{summary['protocol']}: operation {gap['operation']} is not listed by the "
+                    f"implementation ({gap['vectorCount']} vector(s) skipped); this leaves "
+                    f"unproven: {unproven}",
+                    _INDENT,
+                    "  note: ",
+                )
+            )
     lines.extend(f"  problem: {problem}" for problem in footer["problems"])
     lines.append(f"verdict: {footer['verdict'].upper()} (exit status {footer['exitStatus']})")
     return "\n".join(lines) + "\n"
@@ -101,7 +182,7 @@ def _cell(text: str) -> str:
 def render_markdown(records: list[dict[str, Any]]) -> str:
     header, cases, footer = records[0], records[1:-1], records[-1]
     impl = header["implementation"]
-    mark = "✅" if footer["verdict"] == "pass" else "❌"
+    mark = {"pass": "✅", "incomplete": "⚠️"}.get(footer["verdict"], "❌")
     lines = [
         f"## {mark} apconform conformance: {impl['name']} {impl['version']}",
         "",
@@ -124,6 +205,14 @@ def render_markdown(records: list[dict[str, Any]]) -> str:
     if footer["problems"]:
         lines += ["", "**Problems**", ""]
         lines += [f"- {_cell(problem)}" for problem in footer["problems"]]
+    unproven = [
+        f"- {summary['protocol']}: `{gap['operation']}` not listed by the implementation; "
+        f"unproven: {', '.join(gap['unprovenClauses']) or 'no clause'}"
+        for summary in footer["protocols"]
+        for gap in summary.get("unsupportedOperations", [])
+    ]
+    if unproven:
+        lines += ["", "**Unsupported operations**", "", *unproven]
     notable = [case for case in cases if case["outcome"] != "pass"]
     if notable:
         lines += ["", "| Outcome | Vector | Clauses | Why |", "|---|---|---|---|"]

@@ -6,8 +6,9 @@ earlier steps or declared constants; every step feeds the final); it reads no
 field it does not declare; every declared field moves the final when
 perturbed (+1, and times 2 when non-zero, so a zero-valued field is tested too);
 no undeclared amount field moves it; every declared constant is used (the
-reference's E3 defect); and the final agrees with the question's informational
-expected value, at full precision or quantised once.
+reference's E3 defect), or in version 2 is declared unused with its role (an
+alternative route or a structural constant); and the final agrees with the
+question's informational expected value, at full precision or quantised once.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from apconform.ap1.inputs.derivations.structure import (
     structure_violations,
     underivable_violations,
 )
+from apconform.ap1.inputs.derivations.version import format_version, version_violations
 from apconform.ap1.inputs.items import DeliveredContext, delivered_context
 from apconform.ap1.numbers import arithmetic_context, parse_decimal_text, quantise
 from apconform.ap1.refusal import violation
@@ -69,7 +71,16 @@ UNDECLARED_MOVES = define_code(
 UNUSED_CONSTANT = define_code(
     "AP1-DRV-UNUSED-CONSTANT",
     "A declared constant is never used",
-    "Remove it: every declared constant widens what counts as a traced operand.",
+    "Remove it: every declared constant widens what counts as a traced operand. In version 2 "
+    "of the format, a constant kept for an alternative route or as a structural constant "
+    "declares that role instead.",
+    exit_status=1,
+)
+CONSTANT_ROLE = define_code(
+    "AP1-DRV-CONSTANT-ROLE",
+    "A constant's declared role does not match how the derivation uses it",
+    "Declare role used for a constant a step uses, and alternative-route or structural only "
+    "for one no step uses.",
     exit_status=1,
 )
 EXPECTED = define_code(
@@ -129,7 +140,16 @@ def derivation_violations(
             out.append(violation(COVERAGE, "$.derivations", f"item {item.id} has no derivation"))
             continue
         index = positions[item.id]
-        out.extend(_item(derivations.derivations[index], index, item, fixture, config))
+        out.extend(
+            _item(
+                derivations.derivations[index],
+                index,
+                item,
+                fixture,
+                config,
+                format_version(derivations),
+            )
+        )
     return out
 
 
@@ -139,6 +159,7 @@ def _item(
     item: QuestionItem,
     fixture: Ap1Fixture,
     config: RunConfig,
+    version: int,
 ) -> Iterator[Violation]:
     where = f"$.derivations[{index}]"
     if derivation.derivable != item.derivable:
@@ -153,7 +174,8 @@ def _item(
         yield from underivable_violations(derivation, where)
         return
     context = delivered_context(fixture, item)
-    problems = list(structure_violations(derivation, where, context, item))
+    problems = list(version_violations(derivation, where, version))
+    problems += structure_violations(derivation, where, context, item, version=version)
     if problems:
         yield from problems
         return
@@ -182,14 +204,7 @@ def _item(
         for i in s.inputs
         if input_kind(i) == "constant"
     }
-    for position, constant in enumerate(derivation.constants):
-        if constant.name not in used:
-            yield violation(
-                UNUSED_CONSTANT,
-                f"{where}.constants[{position}]",
-                f"item {item.id} declares constant {constant.name} = {constant.value} "
-                "but never uses it",
-            )
+    yield from _constant_violations(derivation, where, item, used, version)
     if "expectedValue" in item.model_fields_set and item.expectedValue is not None:
         expected = parse_decimal_text(item.expectedValue)
         quantised = quantise(base.final, config.places, config.rounding)
@@ -200,6 +215,34 @@ def _item(
                 f"item {item.id}: the derivation gives {base.final} ({quantised} quantised to "
                 f"{config.places} places, {config.rounding}) but the question expects "
                 f"{item.expectedValue}",
+            )
+
+
+def _constant_violations(
+    derivation: ItemDerivation, where: str, item: QuestionItem, used: set[str], version: int
+) -> Iterator[Violation]:
+    for position, constant in enumerate(derivation.constants):
+        at = f"{where}.constants[{position}]"
+        role = "used" if constant.role is None else str(constant.role)
+        if constant.name in used and role != "used":
+            yield violation(
+                CONSTANT_ROLE,
+                f"{at}.role",
+                f"item {item.id} declares constant {constant.name} as {role}, but a step uses "
+                "it; declare it used",
+            )
+        elif constant.name not in used and role == "used":
+            extra = (
+                "; declare its role (alternative-route with its basis, or structural) if it is "
+                "kept on purpose"
+                if version == 2
+                else ""
+            )
+            yield violation(
+                UNUSED_CONSTANT,
+                at,
+                f"item {item.id} declares constant {constant.name} = {constant.value} "
+                f"but never uses it{extra}",
             )
 
 

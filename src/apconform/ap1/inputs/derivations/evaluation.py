@@ -18,10 +18,18 @@ from apconform.ap1.inputs.items import DeliveredContext
 from apconform.ap1.numbers import arithmetic_context, parse_decimal_text
 from apconform.models.ap1 import DerivationInput, ItemDerivation
 
-__all__ = ["DerivationError", "Evaluation", "evaluate", "input_kind", "input_ref"]
+__all__ = [
+    "DerivationError",
+    "Evaluation",
+    "evaluate",
+    "input_kind",
+    "input_ref",
+    "reference_intermediates",
+]
 
 _EXACTLY_TWO = {"subtract", "divide", "power"}
 _AT_LEAST_TWO = {"add", "multiply", "min", "max"}
+_AT_LEAST_THREE = {"multiply_then_divide"}
 
 
 class DerivationError(Exception):
@@ -55,6 +63,8 @@ def _apply(operation: str, args: list[Decimal], context: decimal.Context) -> Dec
         raise DerivationError(f"{operation} takes exactly two inputs, not {len(args)}")
     if operation in _AT_LEAST_TWO and len(args) < 2:
         raise DerivationError(f"{operation} takes at least two inputs, not {len(args)}")
+    if operation in _AT_LEAST_THREE and len(args) < 3:
+        raise DerivationError(f"{operation} takes at least three inputs, not {len(args)}")
     if operation == "negate" and len(args) != 1:
         raise DerivationError(f"negate takes exactly one input, not {len(args)}")
     if operation == "add":
@@ -67,6 +77,11 @@ def _apply(operation: str, args: list[Decimal], context: decimal.Context) -> Dec
         for value in args[1:]:
             product = context.multiply(product, value)
         return product
+    if operation == "multiply_then_divide":
+        value = context.multiply(args[0], args[1])
+        for divisor in args[2:]:
+            value = context.divide(value, divisor)
+        return value
     if operation == "subtract":
         return context.subtract(args[0], args[1])
     if operation == "divide":
@@ -142,3 +157,15 @@ def _operand(
         except ValueError:
             raise DerivationError(f"field {ref} is a label, not an amount") from None
     raise DerivationError("an input names none of source, intermediate or constant")
+
+
+def reference_intermediates(
+    derivation: ItemDerivation, evaluation: Evaluation
+) -> tuple[tuple[str, Decimal], ...]:
+    """The evaluated steps that are reference intermediates (all of them in version 1).
+
+    A version 2 step marked ``reference: false`` is a helper: it carries the
+    computation but is neither a ladder step (iii) value nor a D7.2(b) target.
+    """
+    helpers = {step.label for step in derivation.intermediates if step.reference is False}
+    return tuple((label, v) for label, v in evaluation.intermediates if label not in helpers)

@@ -18,6 +18,7 @@ reference instrument's caret-precedence erratum).
 from __future__ import annotations
 
 import decimal
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
@@ -35,7 +36,7 @@ from apconform.ap1.calculator.grammar import (
 )
 from apconform.ap1.numbers import arithmetic_context, rounding_mode
 
-__all__ = ["Analysed", "EvaluationFailed", "Operand", "analyse"]
+__all__ = ["Analysed", "EvaluationFailed", "Operand", "analyse", "evaluate_reading_returns"]
 
 _PI = Decimal("3.141592653589793238462643383279502884197")
 
@@ -98,14 +99,24 @@ def _literals(node: Node) -> list[str]:
 
 
 class _Evaluator:
-    def __init__(self, rounding: str) -> None:
+    def __init__(self, rounding: str, readings: Mapping[Decimal, Decimal] | None = None) -> None:
         self.c = arithmetic_context(max_exponent=MAX_ADJUSTED_EXPONENT)
         self.rounding = rounding_mode(rounding)
+        self.readings = readings or {}
+        self.read: list[tuple[str, Decimal]] = []
+
+    def _reading(self, written: Decimal, literal: str) -> Decimal | None:
+        found = self.readings.get(written)
+        if found is not None:
+            self.read.append((literal, written))
+        return found
 
     def value(self, node: Node) -> Decimal:
         c = self.c
         if isinstance(node, Num):
-            return c.plus(Decimal(node.text))
+            written = Decimal(node.text)
+            found = self._reading(written, node.text) if self.readings else None
+            return c.plus(written if found is None else found)
         if isinstance(node, Name):
             if node.name == "pi":
                 return c.plus(_PI)
@@ -113,6 +124,10 @@ class _Evaluator:
                 return c.exp(Decimal(1))
             raise EvaluationFailed(f"unknown name {node.name}")
         if isinstance(node, Unary):
+            if self.readings and node.sign == "-" and isinstance(node.operand, Num):
+                found = self._reading(-Decimal(node.operand.text), "-" + node.operand.text)
+                if found is not None:
+                    return c.plus(found)
             inner = self.value(node.operand)
             return c.minus(inner) if node.sign == "-" else c.plus(inner)
         if isinstance(node, Power):
@@ -196,3 +211,22 @@ def analyse(expression: str, rounding: str) -> Analysed:
     except (decimal.DecimalException, ArithmeticError, RecursionError) as exc:
         value, failure = None, f"the arithmetic failed ({type(exc).__name__})"
     return Analysed(tuple(operands), tuple(precision), value, failure)
+
+
+def evaluate_reading_returns(
+    expression: str, rounding: str, readings: Mapping[Decimal, Decimal]
+) -> tuple[Decimal | None, tuple[tuple[str, Decimal], ...]]:
+    """The value with each number that is an earlier return read as that call's value.
+
+    ``readings`` maps a return as the calculator wrote it to the scorer's own
+    value of that call (AP1-OPN-5); the answer names each number so read, with
+    the return it matched. Only called when some operand is such a return.
+    """
+    evaluator = _Evaluator(rounding, readings)
+    try:
+        value: Decimal | None = evaluator.value(parse(expression))
+        if value is not None and not value.is_finite():
+            value = None
+    except (EvaluationFailed, decimal.DecimalException, ArithmeticError, RecursionError):
+        value = None
+    return value, tuple(evaluator.read)

@@ -13,6 +13,13 @@ wrong, so the session is reclassified: a WRONG-OPERATION whose value is an
 operand (sign included, so ``(-12)`` counts) of a later OPERATION-CORRECT call
 becomes correct, repeatedly until nothing changes. The per-call outcome is
 kept beside the session outcome.
+
+A calculator that computes in binary floating point returns text such as
+``15.200000000000001``; a model that copies that text into its next call has
+used the earlier call's value, not a new number. Such a number (an earlier
+return that differs from the scorer's own value of that call only by the
+representation error of binary arithmetic, a relative 1E-12 at most) is
+evaluated at the scorer's value, and the substitution is recorded.
 """
 
 from __future__ import annotations
@@ -34,13 +41,24 @@ __all__ = [
     "classify_call",
     "classify_session",
     "classify_value",
+    "is_float_noise",
 ]
 
 CORRECT = "OPERATION-CORRECT"
 WRONG = "WRONG-OPERATION"
 UNOBSERVABLE = "OPERATION-UNOBSERVABLE"
 AGREEMENT = Decimal("1E-30")
+FLOAT_NOISE = Decimal("1E-12")
+"""The largest relative difference between a return and the scorer's value read as noise."""
 _C = arithmetic_context(precision=60)
+
+
+def is_float_noise(returned: Decimal, exact: Decimal) -> bool:
+    """Whether a return differs from the scorer's value only by binary-float representation."""
+    if returned == exact:
+        return False
+    scale = max(abs(exact), Decimal(1))
+    return _C.multiply(scale, FLOAT_NOISE) >= abs(_C.subtract(returned, exact))
 
 
 def agrees(value: Decimal, target: Decimal) -> bool:
@@ -71,6 +89,8 @@ class CallOperation:
     operand_values: tuple[Decimal, ...]
     reason: str | None = None
     tool_agrees: bool | None = None
+    read_returns: tuple[tuple[str, int, Decimal], ...] = ()
+    """(number as written, the call that returned it, the scorer's value used) per AP1-OPN-5."""
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -84,6 +104,11 @@ class CallOperation:
             out["reason"] = self.reason
         if self.tool_agrees is not None:
             out["toolReturnAgrees"] = self.tool_agrees
+        if self.read_returns:
+            out["returnsAsEvaluated"] = [
+                {"literal": literal, "call": str(call), "value": format(value, "f")}
+                for literal, call, value in self.read_returns
+            ]
         return out
 
 
@@ -95,6 +120,7 @@ def classify_call(
     *,
     reason: str | None = None,
     tool_value: Decimal | None = None,
+    read_returns: Sequence[tuple[str, int, Decimal]] = (),
 ) -> CallOperation:
     """Per-call classification of one call."""
     tool_agrees = None if value is None or tool_value is None else value == tool_value
@@ -105,7 +131,15 @@ def classify_call(
     matched = classify_value(value, item)
     outcome = CORRECT if matched is not None else WRONG
     return CallOperation(
-        call, outcome, outcome, value, matched, tuple(operand_values), None, tool_agrees
+        call,
+        outcome,
+        outcome,
+        value,
+        matched,
+        tuple(operand_values),
+        None,
+        tool_agrees,
+        tuple(read_returns),
     )
 
 

@@ -19,6 +19,7 @@ changed), UNVERIFIED otherwise.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from typing import Any
@@ -30,6 +31,7 @@ __all__ = [
     "MISMATCH",
     "UNVERIFIED",
     "VERIFIED",
+    "d2_cap",
     "mechanism_class",
     "parameter_echo",
 ]
@@ -126,8 +128,37 @@ def mechanism_class(
     if not echo_verified:
         why.append("not every response echoed the parameters sent")
     if capped:
-        why.append("a sampling parameter was rejected by the platform (caps D2)")
+        why.append("the configuration declares a sampling parameter platform-rejected (caps D2)")
     if distinct != 1:
         why.append(f"{distinct} distinct values")
     detail = "; ".join(why) if why else "stable, but no mechanism pins it"
     return "OBSERVED-ONLY", f"{successful} runs: {detail}"
+
+
+def d2_cap(sampling: Mapping[str, Mapping[str, Any]]) -> str | None:
+    """The D2 cap, worded as the configuration's declaration, or None when nothing caps D2.
+
+    ``sampling`` maps each condition to its sampling settings as configured. A
+    platform-rejected omission is the operator's statement about the platform;
+    the parameter is then never sent, so the run itself cannot observe the
+    rejection, and the cap says so instead of presenting it as a platform fact
+    (the reference instrument's erratum E2).
+    """
+    declared: dict[tuple[str, str], list[str]] = {}
+    for condition, settings in sampling.items():
+        for name, setting in settings.items():
+            if isinstance(setting, Mapping) and setting.get("omit") == "platform-rejected":
+                key = (name, str(setting.get("detail", "")))
+                declared.setdefault(key, []).append(condition)
+    if not declared:
+        return None
+    notes = [
+        f"{name} ({', '.join(conditions)}; declared detail: {detail})"
+        for (name, detail), conditions in declared.items()
+    ]
+    return (
+        "D2 is capped at OBSERVED-ONLY because the configuration declares "
+        + "; ".join(notes)
+        + " omitted as platform-rejected. This is the operator's declaration: the parameter "
+        "was not sent, so no rejection of it was observed in this run."
+    )

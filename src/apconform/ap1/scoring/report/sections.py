@@ -14,7 +14,7 @@ from typing import Any
 
 from apconform.ap1.scoring.aggregate import Accumulator, Cell
 from apconform.ap1.scoring.context import ScoringInputs
-from apconform.ap1.scoring.measures.reproducibility import D2_MINIMUM_RUNS, mechanism_class
+from apconform.ap1.scoring.measures.reproducibility import D2_MINIMUM_RUNS, d2_cap, mechanism_class
 from apconform.ap1.scoring.rates import rate
 
 __all__ = [
@@ -341,14 +341,8 @@ def _pinned(inputs: ScoringInputs, condition: str) -> bool:
 
 
 def _cap(inputs: ScoringInputs) -> str | None:
-    notes = []
-    for condition in CONDITIONS:
-        for name, setting in inputs.inputs.config.condition(condition).sampling.items():
-            if isinstance(setting, dict) and setting.get("omit") == "platform-rejected":
-                notes.append(f"{name} ({condition}): {setting.get('detail', '')}")
-    if not notes:
-        return None
-    return "D2 is capped at OBSERVED-ONLY: the platform rejected " + "; ".join(notes)
+    config = inputs.inputs.config
+    return d2_cap({c: config.condition(c).sampling for c in CONDITIONS})
 
 
 def reproducibility_section(acc: Accumulator, inputs: ScoringInputs) -> dict[str, Any]:

@@ -1,0 +1,271 @@
+"""A published reference run as the kit's documents: the checks and conversions, without files.
+
+Given what the reference published (its resolved configuration and printed
+seal record), its input documents, the user's derivations, the AP-1 text and
+the transcript's records in order, :func:`convert_reference_run` checks the
+reference's own hashes, converts every input and every record, and answers
+the sealed inputs, the converted executions with the reference's verdicts, and
+the parts of the import record that follow from them. It reads and writes no
+file, so the import command and the vector operation share it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from apconform.ap1.importers.reference.documents import (
+    ConvertedConfig,
+    convert_config,
+    convert_fixture,
+    convert_questions,
+)
+from apconform.ap1.importers.reference.records import (
+    IMPORT_RECORD,
+    ConvertedExecution,
+    ReferenceSource,
+    check_engine,
+    check_figure,
+    convert_execution,
+)
+from apconform.ap1.inputs.config import load_config
+from apconform.ap1.inputs.derivations.evaluation import DerivationError, evaluate
+from apconform.ap1.inputs.items import delivered_context, load_questions, minimum_n_violations
+from apconform.ap1.inputs.plan import RunInputs, load_run_inputs
+from apconform.ap1.seal.reference import reference_seal_hashes
+from apconform.core.canonical import sha256_text
+from apconform.core.errors import ApconformError, define_code
+
+__all__ = ["IMPORT_SEAL", "ConvertedRun", "convert_reference_run", "reference_source"]
+
+IMPORT_SEAL = define_code(
+    "AP1-IMPORT-SEAL",
+    "The published configuration or seal does not reproduce the reference's own hashes",
+    "Give the report (or configuration and seal record) exactly as the reference published "
+    "them; an edited value changes the recomputed hash, and the run is then not the one that "
+    "was sealed.",
+    exit_status=1,
+)
+
+
+@dataclass
+class ConvertedRun:
+    """Everything the import writes, before it writes it."""
+
+    inputs: RunInputs
+    executions: list[ConvertedExecution]
+    hashes: dict[str, Any]
+    config: ConvertedConfig
+    dropped: list[dict[str, str]]
+    ground_truth: list[dict[str, Any]]
+    lines: int
+
+
+def _check_hashes(record: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
+    hashes = reference_seal_hashes(config, record)
+    problems = []
+    if not hashes["configHashMatchesRecord"]:
+        problems.append(
+            f"the resolved configuration hashes to {hashes['configHash']} but the seal record "
+            f"prints config_hash {record.get('config_hash')}"
+        )
+    if not hashes["sealHashMatchesRecord"]:
+        problems.append(
+            f"the seal record hashes to {hashes['sealHash']} but prints seal_hash "
+            f"{record.get('seal_hash')}"
+        )
+    if problems:
+        raise ApconformError(IMPORT_SEAL, "; ".join(problems))
+    return hashes
+
+
+def _claims(converted: ConvertedConfig, questions: Any) -> list[dict[str, str]]:
+    """Drop each claimed dimension whose minimum item count the question set misses."""
+    document = converted.document
+    dropped = []
+    kept = []
+    question_set = load_questions(questions)
+    for dimension in document["dimensionsClaimed"]:
+        trial = dict(document, dimensionsClaimed=[dimension])
+        problems = list(minimum_n_violations(question_set, load_config(trial)))
+        if problems:
+            dropped.append({"dimension": dimension, "reason": problems[0].message})
+        else:
+            kept.append(dimension)
+    document["dimensionsClaimed"] = kept or ["D7"]
+    for entry in dropped:
+        converted.notes.append(
+            f"the reference claims {entry['dimension']}, which the kit does not claim for this "
+            f"question set (AP1-QST-2): {entry['reason']}"
+        )
+    return dropped
+
+
+@dataclass
+class _Pair:
+    engine: dict[str, Any]
+    engine_line: int
+    figure: dict[str, Any] | None = None
+    figure_line: int | None = None
+
+
+def _pairs(records: Iterator[tuple[int, dict[str, Any]]], seal_hash: str) -> Iterator[_Pair]:
+    current: _Pair | None = None
+    for line, record in records:
+        if record.get("seal_hash") != seal_hash:
+            raise ApconformError(
+                IMPORT_RECORD,
+                f"line {line}: the record carries seal_hash {record.get('seal_hash')!r}, not the "
+                f"published {seal_hash}",
+            )
+        kind = record.get("record_type")
+        if kind == "figure_identification":
+            if current is None or current.figure is not None:
+                raise ApconformError(
+                    IMPORT_RECORD,
+                    f"line {line}: a figure-identification record follows no execution record",
+                )
+            check_figure(record, line, current.engine)
+            current.figure, current.figure_line = record, line
+            yield current
+            current = None
+            continue
+        if kind is not None:
+            raise ApconformError(IMPORT_RECORD, f"line {line}: unknown record_type {kind!r}")
+        if current is not None:
+            if current.engine.get("error_state") is None:
+                raise ApconformError(
+                    IMPORT_RECORD,
+                    f"line {current.engine_line}: the execution has no figure-identification "
+                    "record after it",
+                )
+            yield current
+        check_engine(record, line)
+        current = _Pair(record, line)
+    if current is not None:
+        if current.engine.get("error_state") is None:
+            raise ApconformError(
+                IMPORT_RECORD,
+                f"line {current.engine_line}: the last execution has no figure-identification "
+                "record after it",
+            )
+        yield current
+
+
+def reference_source(printed: dict[str, Any], config: dict[str, Any]) -> ReferenceSource:
+    """The runner version and model a record's provenance names."""
+    tag, commit = printed.get("runner_version_tag"), printed.get("runner_version_commit")
+    if isinstance(tag, str) and tag:
+        version = f"{tag} (commit {commit})" if isinstance(commit, str) and commit else tag
+    else:
+        version = "unversioned: the seal record prints no runner version (the August 2026 runs)"
+    model = config.get("model")
+    return ReferenceSource(version, model if isinstance(model, str) and model else "unnamed")
+
+
+def _convert_all(
+    records: Iterable[tuple[int, dict[str, Any]]],
+    inputs: RunInputs,
+    seal_hash: str,
+    source: ReferenceSource,
+) -> tuple[list[ConvertedExecution], int]:
+    repeats: Counter[tuple[str, str]] = Counter()
+    limit = inputs.config.repeats
+    out: list[ConvertedExecution] = []
+    lines = 0
+    for pair in _pairs(iter(records), seal_hash):
+        key = (pair.engine["condition"], pair.engine["item_id"])
+        repeats[key] += 1
+        if repeats[key] > limit:
+            raise ApconformError(
+                IMPORT_RECORD,
+                f"line {pair.engine_line}: {key[0]}/{key[1]} has more than the configured "
+                f"{limit} repeats",
+            )
+        out.append(
+            convert_execution(
+                pair.engine,
+                pair.figure,
+                (pair.engine_line, pair.figure_line),
+                repeats[key],
+                inputs,
+                source,
+            )
+        )
+        lines = pair.figure_line or pair.engine_line
+    return out, lines
+
+
+def _ground_truth(inputs: RunInputs, executions: list[ConvertedExecution]) -> list[dict[str, Any]]:
+    """The reference's recorded final of each item beside the supplied derivation's."""
+    seen: dict[str, str] = {}
+    for execution in executions:
+        final = execution.verdict.get("groundTruthFinal")
+        if isinstance(final, str):
+            seen.setdefault(execution.record["itemId"], final)
+    out = []
+    for item_id, recorded in sorted(seen.items()):
+        item = inputs.items[item_id]
+        try:
+            mine: Decimal | None = evaluate(
+                inputs.derivation_of[item_id], delivered_context(inputs.fixture, item)
+            ).final
+        except DerivationError:
+            mine = None
+        try:
+            theirs: Decimal | None = Decimal(recorded)
+        except InvalidOperation:
+            theirs = None
+        out.append(
+            {
+                "itemId": item_id,
+                "referenceFinal": recorded,
+                "derivationFinal": None if mine is None else format(mine, "f"),
+                "agrees": mine is not None and theirs is not None and mine == theirs,
+            }
+        )
+    return out
+
+
+def convert_reference_run(
+    *,
+    config: dict[str, Any],
+    printed: dict[str, Any],
+    fixture: Any,
+    questions: Any,
+    derivations: Any,
+    ap1_text: str,
+    records: Iterable[tuple[int, dict[str, Any]]],
+) -> ConvertedRun:
+    """Check and convert one published run (see the module docstring)."""
+    hashes = _check_hashes(printed, config)
+    questions_document = convert_questions(questions)
+    converted = convert_config(
+        config,
+        config_hash=hashes["configHash"],
+        seal_hash=hashes["sealHash"],
+        ap1_text_sha256=sha256_text(ap1_text),
+    )
+    dropped = _claims(converted, questions_document)
+    inputs = load_run_inputs(
+        config=converted.document,
+        fixture=convert_fixture(fixture),
+        questions=questions_document,
+        derivations=derivations,
+        ap1_text=ap1_text,
+    )
+    executions, lines = _convert_all(
+        records, inputs, hashes["sealHash"], reference_source(printed, config)
+    )
+    return ConvertedRun(
+        inputs=inputs,
+        executions=executions,
+        hashes=hashes,
+        config=converted,
+        dropped=dropped,
+        ground_truth=_ground_truth(inputs, executions),
+        lines=lines,
+    )
