@@ -11,7 +11,8 @@ Reusable by any test that looks at a page the kit writes or serves::
 ``browser`` is a module-scoped fixture (see tests/conftest.py). Every request the
 page makes to anything but ``file:``, ``data:`` or ``about:`` is recorded in
 ``outside_requests`` and aborted, so an offline page is proved offline and a
-test never reaches the network. Playwright never downloads a browser here:
+test never reaches the network (a page served by a test's own server on
+127.0.0.1 is opened with ``allow=(its base URL,)``). Playwright never downloads a browser here:
 it drives the system Chromium with the flags that work on a machine without
 network or GPU. Where Chromium is missing the tests skip, except under CI
 (``CI=true``), where a missing browser fails them.
@@ -96,14 +97,22 @@ class Browser:
     def __init__(self, context: Any) -> None:
         self.context = context
 
-    def open(self, target: Path | str, *, width: int = 1280, height: int = 800) -> PageView:
+    def open(
+        self,
+        target: Path | str,
+        *,
+        width: int = 1280,
+        height: int = 800,
+        allow: tuple[str, ...] = (),
+    ) -> PageView:
+        """Open a page; ``allow`` adds URL prefixes it may load from (a test's own local server)."""
         page = self.context.new_page()
         page.set_viewport_size({"width": width, "height": height})
         view = PageView(page)
 
         def route(route: Any) -> None:
             url = str(route.request.url)
-            if url.startswith(_LOCAL):
+            if url.startswith(_LOCAL + allow):
                 route.continue_()
             else:
                 view.outside_requests.append(url)

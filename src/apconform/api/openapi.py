@@ -10,11 +10,13 @@ committed ``schemas/openapi.json``.
 
 from __future__ import annotations
 
+import copy
 import importlib
 from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
+from fastapi.routing import APIRoute
 from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
@@ -22,12 +24,15 @@ from apconform import __version__
 from apconform.api.routing import model_ref, registered_models
 from apconform.core.errors import UsageError
 
-__all__ = ["DESCRIPTION", "LEDGER_DESCRIPTION", "build_openapi", "document_model"]
+__all__ = ["DESCRIPTION", "LEDGER_DESCRIPTION", "SERVERS", "build_openapi", "document_model"]
 
 DESCRIPTION = """\
 The apconform reference implementation as a service. It holds no state:
 every answer depends only on the request and the kit release
 (see `GET /v1/version`).
+
+Interactive docs: `GET /v1/docs` on a running server (Swagger UI, served by
+the server itself, no network needed).
 
 Every request body is JSON (`Content-Type: application/json`, UTF-8) of at
 most 1 MiB, parsed by the kit's bounded loader (depth 32, 100,000 values, no
@@ -58,6 +63,16 @@ limits and problem documents are those of the stateless API; a submission is
 verified completely before it is stored, and concurrent submissions form one
 linear chain.
 """
+
+SERVERS = [
+    {
+        "url": "/",
+        "description": "The server that serves this document (apconform serve listens on "
+        "http://127.0.0.1:8080 by default)",
+    }
+]
+"""Relative, so the document names whichever host serves it (OpenAPI resolves it against the
+document's own URL); a client reading the committed copy gives its server's URL itself."""
 
 TAGS = [
     {"name": "service", "description": "Liveness and what this server is."},
@@ -126,6 +141,7 @@ def build_openapi(
         routes=app.routes,
         tags=TAGS,
         license_info={"name": "Apache-2.0", "identifier": "Apache-2.0"},
+        servers=SERVERS,
     )
     used = {
         tag
@@ -139,10 +155,29 @@ def build_openapi(
             for parameter in operation.get("parameters", ()):
                 if not parameter.get("required"):
                     _drop_null(parameter["schema"])
+    _restore_examples(app, document)
     referenced = _refs(document["paths"])
     models = [model for model in registered_models() if model.__name__ in referenced]
     document.setdefault("components", {})["schemas"] = _components(models)
     return document
+
+
+def _restore_examples(app: FastAPI, document: dict[str, Any]) -> None:
+    """Put the routes' examples back as they were given: FastAPI drops every null member of the
+    document it builds, examples included, and a null is often the very value an example shows."""
+    for route in app.routes:
+        if not isinstance(route, APIRoute) or not route.include_in_schema:
+            continue
+        for method in route.methods or ():
+            operation = document["paths"][route.path_format][method.lower()]
+            body = (route.openapi_extra or {}).get("requestBody")
+            if body is not None:
+                operation["requestBody"] = copy.deepcopy(body)
+            for status, response in route.responses.items():
+                for media, content in response.get("content", {}).items():
+                    if "examples" in content:
+                        target = operation["responses"][str(status)]["content"][media]
+                        target["examples"] = copy.deepcopy(content["examples"])
 
 
 def _drop_null(schema: dict[str, Any]) -> None:

@@ -82,8 +82,21 @@ def _members(schema: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _example_lines(kind: str, examples: dict[str, Any]) -> list[str]:
+    lines: list[str] = []
+    for name, example in examples.items():
+        value = json.dumps(example["value"], ensure_ascii=False)
+        if len(value) > _EXAMPLE_CHARACTERS:
+            lines += [f"{kind} *{name}*: {len(value):,} characters, in the document.", ""]
+        else:
+            lines += [f"{kind} *{name}*: `{value}`", ""]
+    return lines
+
+
 def _operation(path: str, method: str, op: dict[str, Any]) -> list[str]:
     lines = [f"### {method.upper()} `{path}`", "", _cell(op.get("summary", "")), ""]
+    if op.get("description"):
+        lines += [op["description"].strip(), ""]
     parameters = op.get("parameters", [])
     if parameters:
         lines += ["| Parameter | In | Type | Constraints | Description |", "|---|---|---|---|---|"]
@@ -101,18 +114,16 @@ def _operation(path: str, method: str, op: dict[str, Any]) -> list[str]:
             schema = content["schema"]
             if "properties" in schema:
                 lines += [*_members(schema), ""]
-            for name, example in content.get("examples", {}).items():
-                value = json.dumps(example["value"], ensure_ascii=False)
-                if len(value) > _EXAMPLE_CHARACTERS:
-                    lines += [f"Example *{name}*: {len(value):,} characters, in the document.", ""]
-                else:
-                    lines += [f"Example *{name}*: `{value}`", ""]
+            lines += _example_lines("Example", content.get("examples", {}))
     lines += ["| Status | Body | Meaning |", "|---|---|---|"]
+    answers: list[str] = []
     for status, response in op["responses"].items():
         content = response.get("content", {})
         bodies = ", ".join(f"{_type(c['schema'])} (`{m}`)" for m, c in content.items())
         lines.append(f"| {status} | {bodies} | {_cell(response.get('description', ''))} |")
-    lines.append("")
+        for media in content.values():
+            answers += _example_lines(f"Answer {status} to", media.get("examples", {}))
+    lines += ["", *answers]
     return lines
 
 

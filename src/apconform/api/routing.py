@@ -96,8 +96,13 @@ def route_doc(
     body: dict[str, Any] | None = None,
     body_examples: dict[str, Any] | None = None,
     answer_description: str = "The answer.",
+    answer_examples: dict[int, dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """Keyword arguments for a FastAPI route decorator that document it completely."""
+    """Keyword arguments for a FastAPI route decorator that document it completely.
+
+    ``answer_examples`` holds, per status, named response bodies: the answers to the request
+    examples of the same names (see :mod:`apconform.api.examples`).
+    """
     from apconform.models.api import Problem
 
     answer_schema = model_ref(answer) if isinstance(answer, type) else answer
@@ -112,9 +117,14 @@ def route_doc(
     for status in sorted(set(statuses)):
         responses[status] = {
             "description": STATUS_DESCRIPTIONS[status],
-            "content": {PROBLEM_MEDIA_TYPE: problem},
+            "content": {PROBLEM_MEDIA_TYPE: dict(problem)},
             "headers": _headers(),
         }
+    for status, named in sorted((answer_examples or {}).items()):
+        if status not in responses:
+            raise ValueError(f"an example answers {status}, which the route does not document")
+        answered = next(iter(responses[status]["content"].values()))
+        answered["examples"] = {name: {"value": value} for name, value in named.items()}
     extra: dict[str, Any] = {}
     if body is not None:
         media: dict[str, Any] = {"schema": body}

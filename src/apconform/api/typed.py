@@ -18,6 +18,9 @@ operation (``operation``); it then replaces the generic route, checks the
 operation's input schema before anything else (APC-OP-INPUT, as the generic
 route does), and every vector of the operation must still pass through it
 (``tests/api/test_api_routes.py``).
+
+Its examples are its own (``examples``) and, for an operation's route, the operation's vector
+example; each is documented with the answer the route gives to it.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel
 from starlette.requests import Request
 
+from apconform.api.examples import answer_examples, operation_examples
 from apconform.api.routing import (
     BODY_STATUSES,
     JsonResponse,
@@ -142,6 +146,10 @@ def add_typed_routes(router: APIRouter, routes: Iterable[TypedRoute]) -> list[st
         if route.path in paths:
             raise ValueError(f"two typed routes have the path {route.path}")
         paths.append(route.path)
+        requests = {name: make() for name, make in route.examples}
+        if route.operation is not None:
+            requests.update(operation_examples(route.operation).requests)
+        examples = answer_examples(requests, route.answer_for)
         router.add_api_route(
             route.path,
             _endpoint(route),
@@ -154,8 +162,9 @@ def add_typed_routes(router: APIRouter, routes: Iterable[TypedRoute]) -> list[st
                 answer=route.answer,
                 statuses=BODY_STATUSES,
                 body=model_ref(route.body),
-                body_examples={name: make() for name, make in route.examples},
+                body_examples=examples.requests,
                 answer_description=route.answer_description,
+                answer_examples=examples.responses,
             ),
         )
     return paths

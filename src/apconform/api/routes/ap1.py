@@ -153,6 +153,18 @@ def small_ap1_inputs() -> dict[str, Any]:
     }
 
 
+_SEALED = "ap1-rpt-drop-ratio-undefined"
+"""A vector whose input holds a seal and the inputs it sealed (the verify-seal example)."""
+
+
+def _sealed_inputs() -> dict[str, Any]:
+    from apconform.api.examples import vector_input
+
+    document = vector_input(_SEALED)
+    members = ("seal", "config", "fixture", "questions", "derivations", "ap1Text")
+    return {name: document[name] for name in members}
+
+
 _LOADER = (
     " The instrument's loader checks the body first; a refusal is a 422 problem listing every "
     "violation with its AP-1 rule code and path."
@@ -236,6 +248,7 @@ AP1_ROUTES = (
         what="seal verification request",
         check_first=True,
         answer_description="Whether the seal holds, with every finding.",
+        examples=((f"{_SEALED}.sealed-inputs", _sealed_inputs),),
     ),
 )
 """Every typed AP-1 route."""

@@ -7,9 +7,11 @@ API's verdict and ``apconform check``'s verdict cannot differ.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query
+from fastapi.routing import APIRoute
 from starlette.requests import Request
 
 from apconform.api.catalog import Catalog
@@ -72,6 +74,8 @@ def _catalog(request: Request) -> Catalog:
     tags=["service"],
     operation_id="health",
     summary="Whether the server answers",
+    description="Liveness: the API holds no state, so a server that answers is healthy. "
+    'The answer is always `{"status": "ok"}`.',
     **route_doc(answer=HealthReport, statuses=GET_STATUSES),
 )
 async def health(request: Request) -> JsonResponse:
@@ -83,6 +87,10 @@ async def health(request: Request) -> JsonResponse:
     tags=["service"],
     operation_id="version",
     summary="Kit version and the digests of the schemas, clauses and vectors served",
+    description="What this server is: the kit release, the API version, the SHA-256 of the "
+    "canonical form of every generated JSON Schema, of the clause registry and of the vector "
+    "manifest, and the operations it serves. Two deployments with the same digests give the "
+    "same answers.",
     **route_doc(answer=VersionReport, statuses=GET_STATUSES),
 )
 async def version(request: Request) -> JsonResponse:
@@ -94,6 +102,8 @@ async def version(request: Request) -> JsonResponse:
     tags=["conformance"],
     operation_id="get_clause_registry",
     summary="The clause registry",
+    description="Every normative clause of AP-1, APx and the kit (`spec/clauses.json`): its id, "
+    "level (MUST, SHOULD, MAY), the quoted text and its SHA-256.",
     **route_doc(answer=ClauseRegistry, statuses=GET_STATUSES),
 )
 async def clauses(request: Request) -> JsonResponse:
@@ -105,6 +115,9 @@ async def clauses(request: Request) -> JsonResponse:
     tags=["conformance"],
     operation_id="list_vectors",
     summary="List the vectors, optionally filtered",
+    description="A summary of every vector (id, protocol, operation, clauses, tags, expected "
+    "kind), narrowed by any of the query parameters; every filter given must hold. The whole "
+    "vector, with its input and expectation, is `GET /v1/conformance/vectors/{vector_id}`.",
     **route_doc(answer=VectorList, statuses=PARAMETER_STATUSES),
 )
 async def list_vectors(
@@ -146,6 +159,8 @@ def _vector(catalog: Catalog, vector_id: str) -> Any:
     tags=["conformance"],
     operation_id="get_vector",
     summary="One vector, with its input and expectation",
+    description="The vector document as the kit ships it (`vectors/**/<id>.json`). An id no "
+    "vector has is answered 404 `APC-HTTP-VECTOR-UNKNOWN`.",
     **route_doc(answer=Vector, statuses=(404, *PARAMETER_STATUSES)),
 )
 async def get_vector(
@@ -160,21 +175,24 @@ async def get_vector(
 
 def check_submission(catalog: Catalog, value: Any) -> dict[str, Any]:
     """Validate one submission and compare it with its vector's expectation."""
+    return _checked(value, lambda vector_id: _vector(catalog, vector_id).vector)
+
+
+def _checked(value: Any, vector_of: Callable[[str], Vector]) -> dict[str, Any]:
     if isinstance(value, dict) and "refusal" in value:
         refusal = validate_document(CheckRefusalRequest, value, what="refusal submission")
         vector_id = refusal.vectorId
-        item = _vector(catalog, vector_id)
-        expected = item.vector.expected
-        mismatches = match_refusal(expected, refusal.refusal.code, refusal.refusal.message)
+        vector = vector_of(vector_id)
+        mismatches = match_refusal(vector.expected, refusal.refusal.code, refusal.refusal.message)
     else:
         answer = validate_document(CheckAnswerRequest, value, what="answer submission")
         vector_id = answer.vectorId
-        item = _vector(catalog, vector_id)
-        mismatches = match_answer(item.vector.expected, answer.answer, item.vector.comparison)
+        vector = vector_of(vector_id)
+        mismatches = match_answer(vector.expected, answer.answer, vector.comparison)
     return {
         "vectorId": vector_id,
-        "operation": item.vector.operation,
-        "clauses": list(item.vector.clauses),
+        "operation": vector.operation,
+        "clauses": list(vector.clauses),
         "verdict": "fail" if mismatches else "pass",
         "mismatches": [mismatch.to_dict() for mismatch in mismatches],
     }
@@ -185,6 +203,10 @@ def check_submission(catalog: Catalog, value: Any) -> dict[str, Any]:
     tags=["conformance"],
     operation_id="check",
     summary="Check one answer or refusal against one vector",
+    description="Compares what an implementation answered to a vector's input (member `answer`) "
+    "or the code it refused with (member `refusal`) with the vector's expectation, with the "
+    "comparison code `apconform check` uses, so both give the same verdict. A mismatch is a "
+    "200 answer with verdict fail and every mismatch listed; 404 means no vector has the id.",
     **route_doc(
         answer=CheckResult,
         statuses=(404, *BODY_STATUSES),
@@ -198,6 +220,35 @@ async def check(request: Request) -> JsonResponse:
     return JsonResponse(result)
 
 
+def _response_examples() -> dict[str, dict[int, dict[str, Any]]]:
+    """Per operation id, the answers to its examples, computed from the vectors."""
+    from apconform.api.examples import answer_examples, vector_document
+
+    checked = answer_examples(CHECK_EXAMPLES, lambda value: _checked(value, vector_document))
+    return {
+        "health": {200: {"ok": {"status": "ok"}}},
+        "get_vector": {
+            200: {
+                EXAMPLE_VECTOR: vector_document(EXAMPLE_VECTOR).model_dump(
+                    mode="json", exclude_unset=True
+                )
+            }
+        },
+        "check": checked.responses,
+    }
+
+
 def add_conformance_routes(target: APIRouter) -> None:
-    """Put this module's routes directly on ``target`` (the application's own router)."""
+    """Put this module's routes directly on ``target`` (the application's own router).
+
+    The response examples are filled in here, not when the module is imported, because they
+    read the vectors.
+    """
+    examples = _response_examples()
+    for route in router.routes:
+        if isinstance(route, APIRoute) and route.operation_id in examples:
+            for status, named in examples[route.operation_id].items():
+                content = route.responses[status]["content"]
+                media = next(iter(content.values()))
+                media["examples"] = {name: {"value": value} for name, value in named.items()}
     target.routes.extend(router.routes)

@@ -5,19 +5,22 @@ document, validated against its generated model; the answer names the type
 and the digest of the document's canonical form, and a document that breaks
 its schema is refused with 422 and every violation. The body schema in the
 OpenAPI document is the generated model itself, so a fuzzer tries every
-pattern, bound and enumeration of every document the kit defines. A new
-document type gets its route without any change here.
+pattern, bound and enumeration of every document the kit defines. Its example is a
+real instance (see :mod:`apconform.api.examples`). A new document type gets
+its route without any change here.
 """
 
 from __future__ import annotations
 
 import importlib
+from functools import partial
 from typing import Any
 
 from fastapi import APIRouter
 from pydantic import BaseModel
 from starlette.requests import Request
 
+from apconform.api.examples import answer_examples, document_example
 from apconform.api.routing import (
     BODY_STATUSES,
     JsonResponse,
@@ -64,18 +67,33 @@ def add_document_routes(router: APIRouter) -> list[str]:
     names = sorted(DOCUMENTS)
     for document in names:
         model = _model(document)
+        found = document_example(document)
+        examples = answer_examples(
+            {} if found is None else {found[0]: found[1]}, partial(_validate, document, model)
+        )
         router.add_api_route(
             document_path(document),
             _endpoint(document, model),
             methods=["POST"],
             tags=["documents"],
             summary=f"Validate a {document} document against its schema",
+            description=(
+                f"The HTTP form of `apconform validate --type {document}`: the body is the "
+                f"document, checked against the generated schema `{model.__name__}` (every "
+                "pattern, bound and enumeration). A document that meets it is answered with the "
+                "SHA-256 of its canonical form (RFC 8785); one that breaks it is refused with 422 "
+                "`APC-DOC-REFUSED`, listing every violation with its path. Only the schema is "
+                "checked: the protocol's own rules (hashes, relations between members) are the "
+                "operation routes' work."
+            ),
             operation_id="validate_" + document.replace("-", "_"),
             **route_doc(
                 answer=ValidationReport,
                 statuses=BODY_STATUSES,
                 body=model_ref(model),
+                body_examples=examples.requests,
                 answer_description="The document meets its schema.",
+                answer_examples=examples.responses,
             ),
         )
     return names

@@ -11,18 +11,19 @@ codes the library refuses with.
 Each route is documented with the generated models of the operation's
 contract (:mod:`apconform.conformance.contracts`): the input class as the
 body, the answer class as the 200 answer, and a real vector's input as the
-example. Nothing needs adding for a new operation beyond its LinkML classes.
+example, with the reference answer to it (:mod:`apconform.api.examples`).
+Nothing needs adding for a new operation beyond its LinkML classes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cache
 from typing import Any
 
 from fastapi import APIRouter
 from starlette.requests import Request
 
+from apconform.api.examples import RouteExamples, operation_examples
 from apconform.api.routing import (
     OPERATION_STATUSES,
     JsonResponse,
@@ -56,28 +57,11 @@ def operation_description(name: str) -> str:
     )
 
 
-@cache
-def _examples() -> dict[str, tuple[str, Any]]:
-    """Per operation, the smallest input of a vector that expects an answer, and its id."""
-    from apconform.conformance.vectors import load_vectors
-    from apconform.core.canonical import canonical_text
-
-    found: dict[str, tuple[int, str, Any]] = {}
-    for item in load_vectors():
-        vector = item.vector
-        if vector.expected.kind == "refusal":
-            continue
-        size = len(canonical_text(vector.input))
-        known = found.get(vector.operation)
-        if known is None or (size, item.id) < known[:2]:
-            found[vector.operation] = (size, item.id, vector.input)
-    return {name: (vid, value) for name, (_, vid, value) in found.items()}
-
-
-def _example(name: str) -> dict[str, Any]:
-    """A real vector's input whose expected outcome is an answer, as the body's example."""
-    known = _examples().get(name)
-    return {} if known is None else {known[0]: known[1]}
+def _example_note(examples: RouteExamples) -> str:
+    if not examples.requests:
+        return ""
+    (vector_id,) = examples.requests
+    return f" The example is the input of vector `{vector_id}`, with the reference answer to it."
 
 
 def _endpoint(name: str) -> Any:
@@ -106,20 +90,22 @@ def add_operation_routes(router: APIRouter, *, skip: Iterable[str] = ()) -> list
         contract = operation_contract(name)
         if contract is None:
             raise ValueError(f"operation {name} has no contract in the schemas")
+        examples = operation_examples(name)
         router.add_api_route(
             operation_path(name),
             _endpoint(name),
             methods=["POST"],
             tags=[name.partition(".")[0]],
             summary=f"Run {name}",
-            description=operation_description(name),
+            description=operation_description(name) + _example_note(examples),
             operation_id=name.replace(".", "_"),
             **route_doc(
                 answer=contract.answer_model,
                 statuses=OPERATION_STATUSES,
                 body=model_ref(contract.input_model),
-                body_examples=_example(name),
+                body_examples=examples.requests,
                 answer_description=f"The answer of {name}.",
+                answer_examples=examples.responses,
             ),
         )
     return names

@@ -1,0 +1,201 @@
+"""Examples for the OpenAPI document: real vector inputs and the reference implementation's answers.
+
+Every request example is an input some vector sends (or a document some vector
+or example file carries), and every response example is what this server
+answers to that very request, computed by running the reference
+implementation when the document is built. So an example can never drift from
+the behaviour it shows: a test posts each request example to a live server and
+compares the status and body.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from apconform.api.problems import problem_document
+from apconform.core.errors import ApconformError
+
+if TYPE_CHECKING:
+    from apconform.models.conformance import Vector
+
+__all__ = [
+    "EXAMPLE_REQUEST_ID",
+    "RouteExamples",
+    "answer_examples",
+    "document_example",
+    "operation_examples",
+    "vector_document",
+    "vector_input",
+]
+
+EXAMPLE_REQUEST_ID = "example"
+"""The request id shown in example problem documents (a real answer carries the request's own)."""
+
+
+@dataclass(frozen=True)
+class RouteExamples:
+    """A route's named request examples and, per status, the answers to them."""
+
+    requests: dict[str, Any] = field(default_factory=dict)
+    responses: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+
+def answer_examples(requests: dict[str, Any], answer: Callable[[Any], Any]) -> RouteExamples:
+    """Run ``answer`` on each request example: its answer under 200, a refusal under its status."""
+    responses: dict[int, dict[str, Any]] = {}
+    for name, value in requests.items():
+        try:
+            status, body = 200, answer(value)
+        except ApconformError as error:
+            body = problem_document(error, EXAMPLE_REQUEST_ID)
+            status = int(body["status"])
+        responses.setdefault(status, {})[name] = body
+    return RouteExamples(requests=dict(requests), responses=responses)
+
+
+@cache
+def _vectors() -> dict[str, Any]:
+    from apconform.conformance.vectors import load_vectors
+
+    return {item.id: item.vector for item in load_vectors()}
+
+
+def vector_document(vector_id: str) -> Vector:
+    """The vector with this id, as the kit ships it (a KeyError names an id no vector has)."""
+    vector: Vector = _vectors()[vector_id]
+    return vector
+
+
+def vector_input(vector_id: str) -> Any:
+    """The input of the vector with this id (a KeyError names an id no vector has)."""
+    return _vectors()[vector_id].input
+
+
+@cache
+def _chosen_vectors() -> dict[str, str]:
+    """Per operation, the id of its smallest acceptance vector (a refusal vector if it has none).
+
+    Smallest by the size of the canonical input, ties broken by id, so the choice is stable.
+    """
+    from apconform.core.canonical import canonical_text
+
+    found: dict[str, tuple[bool, int, str]] = {}
+    for vid, vector in _vectors().items():
+        key = (vector.expected.kind == "refusal", len(canonical_text(vector.input)), vid)
+        known = found.get(vector.operation)
+        if known is None or key < known:
+            found[vector.operation] = key
+    return {name: key[2] for name, key in found.items()}
+
+
+_BORROWED = {"ap1.classify_operation": "ap1.score_calls"}
+"""Operations without vectors of their own, and the operation whose vector input they take
+(ap1.classify_operation is the D7.2(b) part of ap1.score_calls, on the same input)."""
+
+
+def operation_examples(name: str) -> RouteExamples:
+    """The request example of operation ``name`` (a vector's input) and the answer to it."""
+    from apconform.conformance.operations import get_operation
+
+    vid = _chosen_vectors().get(_BORROWED.get(name, name))
+    if vid is None:
+        return RouteExamples()
+    return answer_examples({vid: _vectors()[vid].input}, get_operation(name))
+
+
+def _pointer(value: Any, pointer: str) -> Any:
+    for part in pointer.split("/")[1:]:
+        key = part.replace("~1", "/").replace("~0", "~")
+        value = value[int(key)] if isinstance(value, list) else value[key]
+    return value
+
+
+_FROM_VECTOR: dict[str, tuple[str, str]] = {
+    "ap1-config": ("ap1-config-platform-omission-without-detail", "/config"),
+    "ap1-derivations": ("ap1-derivation-constant-final", "/derivations"),
+    "ap1-fixture": ("ap1-adj-nothing-routed", "/fixture"),
+    "ap1-questions": ("ap1-questions-operation-not-the-tool", "/questions"),
+    "ap1-reference-verdict": ("ap1-imp-compare-documented-defect", "/verdict"),
+    "ap1-seal": ("ap1-rpt-drop-ratio-undefined", "/seal"),
+    "ap1-transcript-head": ("ap1-transcript-unfinished-tail", "/head"),
+    "ap1-transcript-record": ("ap1-adj-nothing-routed", "/records/5"),
+    "apx-comparison": ("apx-promote-four-pairs", "/comparison"),
+    "apx-evaluation-request": ("apx-eval-cost-per-hour-below-one-hour", ""),
+    "apx-manifest": ("apx-eval-cost-per-hour-below-one-hour", "/manifest"),
+    "apx-promotion": ("apx-claim-promotion-valid", "/document"),
+    "apx-promotion-request": ("apx-promote-four-pairs", ""),
+    "apx-result": ("apx-claim-result-valid", "/document"),
+    "apx-run": ("apx-eval-cost-per-hour-below-one-hour", "/run"),
+    "vector": ("kit-vec-id-differs", "/vector"),
+}
+"""Document type -> (vector id, JSON pointer into the vector's input) of a valid instance."""
+
+_FROM_ANSWER: dict[str, tuple[str, str]] = {
+    "ap1-adjudication": ("ap1.merge_adjudication", ""),
+    "ap1-execution-score": ("ap1.score_execution", ""),
+    "ap1-score-report": ("ap1.rescore", ""),
+}
+"""Document type -> (operation, JSON pointer into the answer to its example) of a valid instance."""
+
+
+def _adapter_messages() -> dict[str, tuple[str, Any]]:
+    """The adapter protocol's messages for the check example's vector, and the reference's
+    replies (what ``apconform check`` sends to and reads from an implementation)."""
+    from apconform.conformance.protocol import run_message, start_message, stop_message
+    from apconform.conformance.reference import describe, run_case
+
+    vid = "kit-jcs-negative-zero"
+    vector = _vectors()[vid]
+    return {
+        "adapter-start": ("start", start_message()),
+        "adapter-started": ("reference-started", describe()),
+        "adapter-run": (f"run-{vid}", run_message(1, vector.operation, vector.input)),
+        "adapter-answer": (
+            f"reference-answer-{vid}",
+            run_case(1, vector.operation, vector.input),
+        ),
+        "adapter-stop": ("stop", stop_message()),
+    }
+
+
+def _shipped(document: str) -> tuple[str, Any] | None:
+    """The kit's own clause registry and vector manifest, cut to their first entries."""
+    from apconform.core.files import load_path
+    from apconform.resources import data_path
+
+    if document == "clause-registry":
+        registry = load_path(data_path("spec", "clauses.json"))
+        registry["clauses"] = registry["clauses"][:2]
+        return "spec-clauses-first-two", registry
+    if document == "vector-manifest":
+        manifest = load_path(data_path("vectors", "MANIFEST.json"))
+        manifest["files"] = manifest["files"][:2]
+        manifest["schemas"] = manifest["schemas"][:2]
+        # the signature stays as shipped: it signs the whole manifest, so it does not verify
+        # for this cut, which the validation route (the schema alone) does not check
+        return "vectors-manifest-first-entries", manifest
+    return None
+
+
+def document_example(document: str) -> tuple[str, Any] | None:
+    """A real instance of a document type, named after where it comes from; None if none is known.
+
+    Instances are taken from a vector's input, from the reference implementation's answer to an
+    operation's example, from the adapter messages of a vector's case, or from the kit's own
+    clause registry and vector manifest (cut to their first entries).
+    """
+    if document in _FROM_VECTOR:
+        vid, pointer = _FROM_VECTOR[document]
+        return f"{vid}{pointer.replace('/', '.')}", _pointer(_vectors()[vid].input, pointer)
+    if document in _FROM_ANSWER:
+        name, pointer = _FROM_ANSWER[document]
+        examples = operation_examples(name)
+        (vid, answer), *_ = examples.responses[200].items()
+        return f"answer-to-{vid}{pointer.replace('/', '.')}", _pointer(answer, pointer)
+    adapter = _adapter_messages()
+    if document in adapter:
+        return adapter[document]
+    return _shipped(document)

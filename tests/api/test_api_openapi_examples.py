@@ -1,0 +1,271 @@
+"""The OpenAPI document is worth reading: every operation described, real examples, true answers.
+
+Every request example is posted to a real `apconform serve`; the status and body it answers must
+be the response example documented for that request (the request id aside).
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from apconform.api.examples import EXAMPLE_REQUEST_ID
+
+REPO = Path(__file__).resolve().parents[2]
+DOCUMENT = json.loads((REPO / "schemas/openapi.json").read_text(encoding="utf-8"))
+OPERATIONS = [
+    (path, method, operation)
+    for path, item in DOCUMENT["paths"].items()
+    for method, operation in item.items()
+]
+
+NO_REAL_INSTANCE = {
+    "/v1/documents/ap1-import-record/validate",
+    "/v1/documents/ap1-reference-comparison/validate",
+    "/v1/documents/ap1-score-anchor/validate",
+    "/v1/documents/badge/validate",
+    "/v1/documents/ledger-claim/validate",
+    "/v1/documents/ledger-entry/validate",
+    "/v1/documents/ledger-record/validate",
+    "/v1/documents/ledger-submission/validate",
+    "/v1/documents/report-case/validate",
+    "/v1/documents/report-footer/validate",
+    "/v1/documents/report-header/validate",
+    "/v1/documents/report-signature/validate",
+    "/v1/documents/result-diff/validate",
+    "/v1/documents/xfail-list/validate",
+}
+"""Document types no vector, example file or reference answer holds an instance of yet."""
+DATA_DEPENDENT = {"/v1/version", "/v1/conformance/clauses", "/v1/conformance/vectors"}
+"""GET routes whose answer is the served data itself (digests, the registry, the whole list)."""
+
+
+def _request_examples() -> list[tuple[str, str, Any]]:
+    found = []
+    for path, _, operation in OPERATIONS:
+        body = operation.get("requestBody")
+        if body:
+            for name, example in body["content"]["application/json"].get("examples", {}).items():
+                found.append((path, name, example["value"]))
+    return found
+
+
+def _response_examples(operation: dict[str, Any]) -> dict[str, tuple[int, Any]]:
+    found = {}
+    for status, response in operation["responses"].items():
+        for media in response.get("content", {}).values():
+            for name, example in media.get("examples", {}).items():
+                found[name] = (int(status), example["value"])
+    return found
+
+
+def _validator(schema: dict[str, Any]) -> Draft202012Validator:
+    return Draft202012Validator({**schema, "components": DOCUMENT["components"]})
+
+
+def test_every_operation_has_a_description_and_examples() -> None:
+    undescribed = [path for path, _, op in OPERATIONS if len(op.get("description", "")) < 40]
+    assert undescribed == []
+    with_body = {path for path, _, op in OPERATIONS if "requestBody" in op}
+    with_example = {path for path, _, _ in _request_examples()}
+    assert with_body - with_example == NO_REAL_INSTANCE
+    answered = {path for path, _, op in OPERATIONS if _response_examples(op)}
+    assert {path for path, _, _ in OPERATIONS} - answered == NO_REAL_INSTANCE | DATA_DEPENDENT
+    assert len(OPERATIONS) == 110
+    assert len(with_example) == 91
+
+
+def test_the_document_names_its_server() -> None:
+    assert DOCUMENT["servers"][0]["url"] == "/"
+    assert "/v1/docs" in DOCUMENT["info"]["description"]
+
+
+@pytest.mark.parametrize(("path", "name", "value"), _request_examples())
+def test_every_request_example_meets_its_schema(path: str, name: str, value: Any) -> None:
+    schema = DOCUMENT["paths"][path]["post"]["requestBody"]["content"]["application/json"]
+    errors = [e.message for e in _validator(schema["schema"]).iter_errors(value)]
+    assert errors == [], f"{path} example {name}"
+
+
+def test_every_response_example_meets_its_schema() -> None:
+    checked = 0
+    for path, _, operation in OPERATIONS:
+        for status, response in operation["responses"].items():
+            for media in response.get("content", {}).values():
+                for name, example in media.get("examples", {}).items():
+                    errors = [
+                        e.message for e in _validator(media["schema"]).iter_errors(example["value"])
+                    ]
+                    assert errors == [], f"{path} {status} example {name}"
+                    checked += 1
+    assert checked >= 96
+
+
+def test_examples_come_from_vectors() -> None:
+    """An operation route's example is named after the vector whose input it is."""
+    from apconform.api.examples import vector_input
+
+    operation = DOCUMENT["paths"]["/v1/kit/canonicalize"]["post"]
+    examples = operation["requestBody"]["content"]["application/json"]["examples"]
+    assert len(examples) == 1
+    for name, example in examples.items():
+        assert vector_input(name) == example["value"]
+    answer = operation["responses"]["200"]["content"]["application/json"]["examples"]
+    assert set(answer) == set(examples)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real `apconform serve` on a free loopback port: its base URL."""
+    port = _free_port()
+    log = (tmp_path_factory.mktemp("serve") / "server.log").open("w+", encoding="utf-8")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "apconform.cli", "serve", "--port", str(port), "--no-access-log"],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+                connection.request("GET", "/v1/health")
+                connection.getresponse().read()
+                connection.close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    raise
+                time.sleep(0.2)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=30)
+
+
+def _send(base: str, method: str, path: str, body: Any = None) -> tuple[int, dict[str, str], bytes]:
+    host, port = base.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=120)
+    try:
+        data = None if body is None else json.dumps(body).encode("utf-8")
+        headers = {"Content-Type": "application/json"} if body is not None else {}
+        connection.request(method, path, body=data, headers=headers)
+        response = connection.getresponse()
+        return response.status, dict(response.getheaders()), response.read()
+    finally:
+        connection.close()
+
+
+def test_the_live_server_answers_every_example_as_documented(server: str) -> None:
+    """Each request example gets exactly its documented response (2xx, or the vector's refusal)."""
+    statuses: dict[int, int] = {}
+    for path, name, value in _request_examples():
+        status, _, body = _send(server, "POST", path, value)
+        expected = _response_examples(DOCUMENT["paths"][path]["post"])
+        assert name in expected, f"{path}: no response example for request example {name}"
+        answer = json.loads(body)
+        if status != 200:
+            answer["requestId"] = EXAMPLE_REQUEST_ID
+        assert (status, answer) == expected[name], f"{path} example {name}"
+        statuses[status] = statuses.get(status, 0) + 1
+    assert statuses[200] >= 85
+    assert set(statuses) <= {200, 400, 409, 422}
+
+
+def test_the_get_examples_are_answered_as_documented(server: str) -> None:
+    for path in ("/v1/health", "/v1/conformance/vectors/{vector_id}"):
+        operation = DOCUMENT["paths"][path]["get"]
+        for name, (status, value) in _response_examples(operation).items():
+            answered, _, body = _send(server, "GET", path.replace("{vector_id}", name))
+            assert (answered, json.loads(body)) == (status, value)
+
+
+def test_the_served_document_is_the_committed_one(server: str) -> None:
+    status, _, body = _send(server, "GET", "/v1/openapi.json")
+    assert status == 200
+    assert json.loads(body) == DOCUMENT
+
+
+VENDORED = REPO / "src/apconform/api/swagger_ui"
+
+
+def test_the_docs_page_loads_nothing_from_outside(server: str) -> None:
+    status, headers, body = _send(server, "GET", "/v1/docs")
+    assert status == 200
+    assert headers["content-type"] == "text/html; charset=utf-8"
+    page = body.decode("utf-8")
+    assert "//" not in page  # no absolute or protocol-relative URL: every one is relative
+    assert "default-src 'none'" in headers["content-security-policy"]
+    for asset in ("swagger-ui-bundle.js", "swagger-ui.css", "apconform-docs.js"):
+        assert f'"docs/{asset}"' in page
+        status, headers, served = _send(server, "GET", f"/v1/docs/{asset}")
+        assert status == 200
+        assert served == (VENDORED / asset).read_bytes()
+    status, headers, body = _send(server, "GET", "/v1/docs/../openapi.json")
+    assert status == 404
+    status, headers, body = _send(server, "GET", "/v1/docs/swagger-ui.css.map")
+    assert (status, json.loads(body)["code"]) == (404, "APC-HTTP-NOT-FOUND")
+
+
+def test_the_vendored_files_are_the_pinned_package() -> None:
+    """The digests in VENDORED.md: swagger-ui-dist 5.35.0 unchanged, with its licence."""
+    import hashlib
+
+    note = (VENDORED / "VENDORED.md").read_text(encoding="utf-8")
+    assert "swagger-ui-dist@5.35.0" in note
+    digests = {
+        "swagger-ui-bundle.js": "e6a898692f2d768e807c3ba4626068a69a2c5dd960dd6c76f3e4d3a3de180af2",
+        "swagger-ui.css": "5ed08757e53da3e026d6cbecc61fe5d43585c9560b302d534ad56692519a273d",
+        "LICENSE": "cfc7749b96f63bd31c3c42b5c471bf756814053e847c10f3eb003417bc523d30",
+    }
+    for name, digest in digests.items():
+        assert hashlib.sha256((VENDORED / name).read_bytes()).hexdigest() == digest
+    assert "Apache License" in (VENDORED / "LICENSE").read_text(encoding="utf-8")
+
+
+@pytest.mark.skipif(os.environ.get("APCONFORM_NO_BROWSER") == "1", reason="browser tests off")
+def test_the_interactive_docs_render_every_operation(
+    server: str, browser: Any, tmp_path: Path
+) -> None:
+    browser.context.set_offline(False)  # the page's own server is on the loopback
+    try:
+        view = browser.open(f"{server}/v1/docs", allow=(server + "/",))
+        view.page.wait_for_selector(".opblock", timeout=60_000)
+        rendered = view.texts(".opblock-summary-path")
+        title = view.texts(".info .title")
+        canonicalize = view.page.locator("#operations-kit-kit_canonicalize")
+        canonicalize.locator(".opblock-summary").click()
+        canonicalize.locator(".opblock-body").wait_for(timeout=30_000)
+        opened = canonicalize.inner_text()
+        view.screenshot(tmp_path / "docs.png", full_page=False)
+    finally:
+        browser.context.set_offline(True)
+    assert view.outside_requests == []
+    assert view.console_errors == []
+    assert title and title[0].startswith("apconform HTTP API")
+    paths = {text.replace("\u200b", "").strip() for text in rendered}
+    assert paths == set(DOCUMENT["paths"])
+    assert len(rendered) == len(OPERATIONS)
+    # the opened operation shows its description, its vector example and the answer to it
+    assert "RFC 8785" in opened
+    operation = DOCUMENT["paths"]["/v1/kit/canonicalize"]["post"]
+    (example,) = operation["requestBody"]["content"]["application/json"]["examples"]
+    assert example in opened
