@@ -319,7 +319,7 @@ def render_html(records: list[dict[str, Any]], *, docs_site: str = DOCS_SITE) ->
         )
         sections.append(f"<h2>{escape(protocol)}: {len(own)} clauses ({levels})</h2>")
         sections.extend(_clause_html(c, mine, r, docs_site) for c, mine, r in own)
-    embedded = json.dumps(records, ensure_ascii=False).replace("</", "<\\/")
+    embedded = json.dumps(records, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>apconform conformance report: {escape(impl['name'])}</title>"
