@@ -131,6 +131,10 @@ def test_ap1_report_in_a_browser(browser: Browser, ap1_doc: dict[str, Any], tmp_
     first = cells[0]
     assert f"{first['itemId']}/{first['condition']}/{first['surface']}" in listed
 
+    # a table without headings (the run's facts) has no empty heading row
+    facts = view.page.locator("section >> nth=0 >> table")
+    assert facts.locator("thead").count() == 0 and facts.locator("tr").count() == 6
+
     # booleans read yes/no; the drop ratio is a formula with its value and the rates in it
     texts = view.texts("td")
     assert "True" not in texts and "False" not in texts

@@ -96,7 +96,8 @@ def _table(block: Block) -> str:
     limit = len(singles) if block.limit is None else block.limit
     for index in singles[:limit]:
         body.append("<tr>" + "".join(f"<td>{_cell(c)}</td>" for c in block.rows[index]) + "</tr>")
-    out = f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    thead = f"<thead><tr>{head}</tr></thead>" if any(block.headers) else ""
+    out = f"<table>{thead}<tbody>{''.join(body)}</tbody></table>"
     if len(singles) > limit:
         out += f"<p>{html.escape(more_rows_text(len(singles) - limit))}</p>"
     return out
