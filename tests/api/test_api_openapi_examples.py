@@ -33,6 +33,7 @@ OPERATIONS = [
 
 NO_REAL_INSTANCE = {
     "/v1/documents/ap1-import-record/validate",
+    "/v1/documents/ap1-score-report/validate",
     "/v1/documents/ap1-reference-comparison/validate",
     "/v1/documents/ap1-score-anchor/validate",
     "/v1/documents/badge/validate",
@@ -50,6 +51,13 @@ NO_REAL_INSTANCE = {
 """Document types no vector, example file or reference answer holds an instance of yet."""
 DATA_DEPENDENT = {"/v1/version", "/v1/conformance/clauses", "/v1/conformance/vectors"}
 """GET routes whose answer is the served data itself (digests, the registry, the whole list)."""
+VOLATILE = {
+    "/v1/ap1/rescore",
+    "/v1/ap1/seal-record",
+    "/v1/ap1/score-transcript",
+    "/v1/ap1/verify-seal",
+}
+"""Routes whose answer names the digest of the instrument's source code: no answer example."""
 
 
 def _request_examples() -> list[tuple[str, str, Any]]:
@@ -82,9 +90,10 @@ def test_every_operation_has_a_description_and_examples() -> None:
     with_example = {path for path, _, _ in _request_examples()}
     assert with_body - with_example == NO_REAL_INSTANCE
     answered = {path for path, _, op in OPERATIONS if _response_examples(op)}
-    assert {path for path, _, _ in OPERATIONS} - answered == NO_REAL_INSTANCE | DATA_DEPENDENT
+    unanswered = NO_REAL_INSTANCE | DATA_DEPENDENT | VOLATILE
+    assert {path for path, _, _ in OPERATIONS} - answered == unanswered
     assert len(OPERATIONS) == 110
-    assert len(with_example) == 91
+    assert len(with_example) == 90
 
 
 def test_the_document_names_its_server() -> None:
@@ -110,7 +119,7 @@ def test_every_response_example_meets_its_schema() -> None:
                     ]
                     assert errors == [], f"{path} {status} example {name}"
                     checked += 1
-    assert checked >= 96
+    assert checked >= 90
 
 
 def test_examples_come_from_vectors() -> None:
@@ -180,13 +189,16 @@ def test_the_live_server_answers_every_example_as_documented(server: str) -> Non
     for path, name, value in _request_examples():
         status, _, body = _send(server, "POST", path, value)
         expected = _response_examples(DOCUMENT["paths"][path]["post"])
+        if path in VOLATILE:
+            assert status == 200, f"{path} example {name}"
+            continue
         assert name in expected, f"{path}: no response example for request example {name}"
         answer = json.loads(body)
         if status != 200:
             answer["requestId"] = EXAMPLE_REQUEST_ID
         assert (status, answer) == expected[name], f"{path} example {name}"
         statuses[status] = statuses.get(status, 0) + 1
-    assert statuses[200] >= 85
+    assert statuses[200] >= 80
     assert set(statuses) <= {200, 400, 409, 422}
 
 

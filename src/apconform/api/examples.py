@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "EXAMPLE_REQUEST_ID",
+    "VOLATILE_OPERATIONS",
     "RouteExamples",
     "answer_examples",
     "document_example",
@@ -91,6 +92,11 @@ def _chosen_vectors() -> dict[str, str]:
     return {name: key[2] for name, key in found.items()}
 
 
+VOLATILE_OPERATIONS = frozenset({"ap1.rescore", "ap1.seal_record"})
+"""Operations whose answer names the digest of the instrument's own source code, which changes
+with every change to it: their request examples are documented, not the answers to them (the
+committed document would otherwise change with every edit of the AP-1 code)."""
+
 _BORROWED = {"ap1.classify_operation": "ap1.score_calls"}
 """Operations without vectors of their own, and the operation whose vector input they take
 (ap1.classify_operation is the D7.2(b) part of ap1.score_calls, on the same input)."""
@@ -103,7 +109,10 @@ def operation_examples(name: str) -> RouteExamples:
     vid = _chosen_vectors().get(_BORROWED.get(name, name))
     if vid is None:
         return RouteExamples()
-    return answer_examples({vid: _vectors()[vid].input}, get_operation(name))
+    requests = {vid: _vectors()[vid].input}
+    if name in VOLATILE_OPERATIONS:
+        return RouteExamples(requests=requests)
+    return answer_examples(requests, get_operation(name))
 
 
 def _pointer(value: Any, pointer: str) -> Any:
@@ -136,7 +145,6 @@ _FROM_VECTOR: dict[str, tuple[str, str]] = {
 _FROM_ANSWER: dict[str, tuple[str, str]] = {
     "ap1-adjudication": ("ap1.merge_adjudication", ""),
     "ap1-execution-score": ("ap1.score_execution", ""),
-    "ap1-score-report": ("ap1.rescore", ""),
 }
 """Document type -> (operation, JSON pointer into the answer to its example) of a valid instance."""
 

@@ -36,7 +36,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel
 from starlette.requests import Request
 
-from apconform.api.examples import answer_examples, operation_examples
+from apconform.api.examples import RouteExamples, answer_examples, operation_examples
 from apconform.api.routing import (
     BODY_STATUSES,
     JsonResponse,
@@ -72,6 +72,9 @@ class TypedRoute:
     examples: tuple[tuple[str, Callable[[], Any]], ...] = ()
     operation: str | None = None
     """The vector operation whose path the route takes: its input schema is checked first."""
+    volatile: bool = False
+    """The answer names the digest of the instrument's source code, which changes with every
+    edit of it: the request examples are documented without the answers to them."""
 
     def answer_for(self, value: Any, *, validated: bool = False) -> Any:
         """The answer to one body, or the refusal (see the module docstring for the order).
@@ -149,7 +152,11 @@ def add_typed_routes(router: APIRouter, routes: Iterable[TypedRoute]) -> list[st
         requests = {name: make() for name, make in route.examples}
         if route.operation is not None:
             requests.update(operation_examples(route.operation).requests)
-        examples = answer_examples(requests, route.answer_for)
+        examples = (
+            RouteExamples(requests=requests)
+            if route.volatile
+            else answer_examples(requests, route.answer_for)
+        )
         router.add_api_route(
             route.path,
             _endpoint(route),

@@ -247,6 +247,7 @@ AP1_ROUTES = (
         run=_verify_seal,
         what="seal verification request",
         check_first=True,
+        volatile=True,
         answer_description="Whether the seal holds, with every finding.",
         examples=((f"{_SEALED}.sealed-inputs", _sealed_inputs),),
     ),
