@@ -105,9 +105,10 @@ def annotation(c: SlotConstraints, python_name: str) -> str:
             outer = f"Annotated[{outer}, Field({', '.join(list_args)})]"
     else:
         outer = item
-    if c.nullable or c.kind == "any":
+    if c.nullable or (c.kind == "any" and not (c.multivalued or c.keyed)):
         # "any" means any JSON value, null included; callers tell absent from
-        # null with model_fields_set.
+        # null with model_fields_set. A list or map of any values is still a
+        # list or map: its items may be null, never the member itself.
         return f"Optional[{outer}]"
     if not c.required:
         return f"Annotated[Optional[{outer}], BeforeValidator(refuse_null), NOT_NULL]"

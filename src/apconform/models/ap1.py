@@ -2696,7 +2696,7 @@ class ScorableExecutionRecord(OpenBaseModel):
     finalText: Optional[JsonStr] = Field(default=None, description="""The last response's text; absent or null when there is none.""")
     evidenceInputs: ScorableEvidenceInputs = Field(default=..., description="""The structural facts the evidence class is read from.""")
     toolCalls: list[ScorableToolCall] = Field(default=..., description="""Every tool call, in order.""")
-    rounds: Optional[list[Any]] = Field(default=..., description="""Every round; the scorer reads the response bodies of those that are objects.""")
+    rounds: list[Any] = Field(default=..., description="""Every round; the scorer reads the response bodies of those that are objects.""")
 
 
 class ScorableEvidenceInputs(OpenBaseModel):

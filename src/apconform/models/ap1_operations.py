@@ -390,7 +390,7 @@ class Ap1ToolLoopInput(RunInputsInput):
     """
     itemId: Annotated[JsonStr, Field(pattern='^[A-Za-z0-9][A-Za-z0-9_-]*$', max_length=64)] = Field(default=..., description="""The question of the cell.""")
     condition: ConditionName = Field(default=..., description="""The condition of the cell.""")
-    responses: Optional[list[Any]] = Field(default=..., description="""The endpoint's response bodies, in order. Free-form on purpose: an endpoint may answer anything, and the instrument must record a body it cannot read as unreadable rather than fail.""")
+    responses: list[Any] = Field(default=..., description="""The endpoint's response bodies, in order. Free-form on purpose: an endpoint may answer anything, and the instrument must record a body it cannot read as unreadable rather than fail.""")
     config: Ap1RunConfig = Field(default=..., description="""The run configuration (schema ap1-config).""")
     fixture: Ap1Fixture = Field(default=..., description="""The fixture (schema ap1-fixture).""")
     questions: Ap1QuestionSet = Field(default=..., description="""The question set (schema ap1-questions).""")
@@ -722,7 +722,7 @@ class Ap1RescoreInput(RunInputsInput):
     """
     The input of ap1.rescore.
     """
-    records: Optional[list[Any]] = Field(default=..., description="""The transcript records, in file order. Free-form on purpose: the re-score reports a record it cannot read (or a broken chain) in the report's integrity section instead of refusing, which the vectors test.""")
+    records: list[Any] = Field(default=..., description="""The transcript records, in file order. Free-form on purpose: the re-score reports a record it cannot read (or a broken chain) in the report's integrity section instead of refusing, which the vectors test.""")
     seal: Annotated[Optional[Ap1Seal], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The seal record; with it the report says whether the inputs are the sealed ones.""")
     config: Ap1RunConfig = Field(default=..., description="""The run configuration (schema ap1-config).""")
     fixture: Ap1Fixture = Field(default=..., description="""The fixture (schema ap1-fixture).""")
@@ -735,7 +735,7 @@ class Ap1AdjudicationSheetsInput(RunInputsInput):
     """
     The input of ap1.adjudication_sheets.
     """
-    records: Optional[list[Any]] = Field(default=..., description="""The transcript records, in file order. Free-form on purpose, as in ap1.rescore: a record that cannot be read is reported, not refused.""")
+    records: list[Any] = Field(default=..., description="""The transcript records, in file order. Free-form on purpose, as in ap1.rescore: a record that cannot be read is reported, not refused.""")
     config: Ap1RunConfig = Field(default=..., description="""The run configuration (schema ap1-config).""")
     fixture: Ap1Fixture = Field(default=..., description="""The fixture (schema ap1-fixture).""")
     questions: Ap1QuestionSet = Field(default=..., description="""The question set (schema ap1-questions).""")
@@ -822,7 +822,7 @@ class Ap1ImportReferenceInput(ConfiguredBaseModel):
     questions: Optional[Any] = Field(default=..., description="""The reference's question set. Free-form on purpose, as config.""")
     derivations: Ap1DerivationSet = Field(default=..., description="""The user's derivations for the reference's items (schema ap1-derivations).""")
     ap1Text: JsonStr = Field(default=..., description="""The AP-1 text the reference sealed; its hash must equal the one the seal records.""")
-    records: Optional[list[Any]] = Field(default=..., description="""The reference's transcript records, in file order. Free-form on purpose: a record the importer cannot read is refused with AP1-IMPORT-RECORD and its line number.""")
+    records: list[Any] = Field(default=..., description="""The reference's transcript records, in file order. Free-form on purpose: a record the importer cannot read is refused with AP1-IMPORT-RECORD and its line number.""")
 
 
 class ImportedReferenceRun(ConfiguredBaseModel):
@@ -835,7 +835,7 @@ class ImportedReferenceRun(ConfiguredBaseModel):
     conversions: list[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""Every value the conversion filled in or changed, with the rule it followed.""")
     droppedClaims: list[DroppedClaim] = Field(default=..., description="""Each claimed dimension the kit's minimum item counts refuse, with the reason.""")
     groundTruthChecks: list[GroundTruthCheck] = Field(default=..., description="""Each item's final as the reference recorded it beside the derivation's.""")
-    executions: Optional[list[Any]] = Field(default=..., description="""The converted execution records, in plan order. Free-form on purpose: they follow the transcript schema (ExecutionRecord), which the re-score checks; the vectors compare only the members they name.""")
+    executions: list[Any] = Field(default=..., description="""The converted execution records, in plan order. Free-form on purpose: they follow the transcript schema (ExecutionRecord), which the re-score checks; the vectors compare only the members they name.""")
     verdicts: list[Ap1ReferenceVerdict] = Field(default=..., description="""The reference's recorded verdicts, one per execution.""")
 
 
