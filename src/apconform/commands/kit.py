@@ -27,11 +27,28 @@ def _document_model(name: str) -> Any:
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
+    from apconform.core.errors import DocumentRefused
     from apconform.core.validation import validate_document
 
     model = _document_model(args.type)
-    validate_document(model, read_document(args.file), what=f"{args.type} document")
-    print(f"valid {args.type} document")
+    document = read_document(args.file)
+    if args.format == "text":
+        validate_document(model, document, what=f"{args.type} document")
+        print(f"valid {args.type} document")
+        return 0
+    try:
+        validate_document(model, document, what=f"{args.type} document")
+    except DocumentRefused as refused:
+        sys.stderr.write(f"refused: {len(refused.violations)} violation(s)\n")
+        print_json(
+            {
+                "valid": False,
+                "type": args.type,
+                "violations": [v.to_dict() for v in refused.violations],
+            }
+        )
+        return refused.exit_status
+    print_json({"valid": True, "type": args.type, "violations": []})
     return 0
 
 
@@ -51,9 +68,13 @@ def _cmd_hash(args: argparse.Namespace) -> int:
             text = path.read_bytes().decode("utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise UsageError(f"cannot read {path} as UTF-8 text: {exc}") from None
-        print(sha256_text(text))
+        digest, method = sha256_text(text), "text-lf"
     else:
-        print(sha256_hex(read_document(args.file)))
+        digest, method = sha256_hex(read_document(args.file)), "rfc8785"
+    if args.format == "json":
+        print_json({"sha256": digest, "method": method})
+    else:
+        print(digest)
     return 0
 
 
@@ -99,6 +120,12 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return run_demo(Path(args.output_dir) if args.output_dir else None)
 
 
+def _format_option(parser: argparse.ArgumentParser, json_help: str) -> None:
+    parser.add_argument(
+        "--format", choices=["text", "json"], default="text", help=f"text (default) or {json_help}"
+    )
+
+
 def register(subparsers: Any) -> None:
     """Add the kit-level subcommands."""
     demo = subparsers.add_parser(
@@ -106,7 +133,8 @@ def register(subparsers: Any) -> None:
     )
     demo.add_argument(
         "--output-dir",
-        help="where to write the demo's files (default: a new folder under ./apconform-demo/)",
+        help="where to write the demo's files (default: a new temporary folder, "
+        "apconform-demo-XXXX under the system's temporary directory; its path is printed first)",
     )
     demo.set_defaults(handler=_cmd_demo)
 
@@ -115,6 +143,7 @@ def register(subparsers: Any) -> None:
     )
     validate.add_argument("--type", required=True, help="document type, e.g. vector")
     validate.add_argument("file", help="JSON file, or - for stdin")
+    _format_option(validate, "json: {valid, type, violations} on standard output")
     validate.set_defaults(handler=_cmd_validate)
 
     canon = subparsers.add_parser(
@@ -132,6 +161,7 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="hash the file as text with line endings normalised to LF",
     )
+    _format_option(hash_, "json: {sha256, method}")
     hash_.set_defaults(handler=_cmd_hash)
 
     key = subparsers.add_parser("key", help="manage Ed25519 signing keys")

@@ -553,7 +553,10 @@ def main_gen(args: list[str]) -> int:
                 *sorted(remaining),
             ],
             check=False,
+            stdout=subprocess.PIPE,
+            text=True,
         )
+        sys.stdout.write(again.stdout)  # through sys.stdout, so `--format json` captures it
         return again.returncode
     for line in write(root, only=remaining):
         print(line)
