@@ -195,4 +195,8 @@ def test_demo_runs_every_step_and_ends_with_the_reports(
     assert "clause registry:" in out
     assert "vectors: " in out
     assert (tmp_path / "signed-sample.json").is_file()
-    assert main(["verify", str(tmp_path / "signed-sample.json")]) == 0
+    signed = json.loads((tmp_path / "signed-sample.json").read_text(encoding="utf-8"))
+    public = signed["signature"]["publicKey"]
+    assert f"apconform verify {tmp_path / 'signed-sample.json'} --trusted-key {public}" in out
+    assert main(["verify", str(tmp_path / "signed-sample.json"), "--trusted-key", public]) == 0
+    assert main(["verify", str(tmp_path / "signed-sample.json")]) == 2  # the TEST key alone

@@ -133,6 +133,13 @@ _AP1_CLI = ["apconform.ap1", "apconform.ap1.cli", "apconform.ap1.cli.instrument"
                 "apconform.ap1.cli.import_reference",
                 "apconform.ap1.cli.importing",
                 "apconform.ap1.cli.inspect",
+                # The defaults the help shows: the plain-HTTP override flag and
+                # the failure limit, from small modules with no heavy imports.
+                "apconform.ap1.run",
+                "apconform.ap1.run.credentials",
+                "apconform.ap1.run.outage",
+                "apconform.ap1.transcript",
+                "apconform.ap1.transcript.deferral",
             ],
         ),
         ("apx", ["apconform.apx", "apconform.apx.cli"]),

@@ -32,7 +32,7 @@ from apconform.commands.convention import (
 )
 from apconform.core.errors import ApconformError, DocumentRefused, UsageError
 
-__all__ = ["main", "print_json", "read_document"]
+__all__ = ["main", "print_json", "read_document", "trust_arguments"]
 
 # The modules whose ``register(subparsers)`` add top-level commands, each with the names and
 # one-line helps of the commands it adds, in order. The top-level parser lists every command from
@@ -86,6 +86,22 @@ def read_document(source: str) -> Any:
     if source == "-":
         return load_stream(sys.stdin.buffer, source="<stdin>")
     return load_path(Path(source))
+
+
+def trust_arguments(parser: Any) -> None:
+    """--trusted-key (repeatable) and --trust-file: the keys a verification accepts."""
+    parser.add_argument(
+        "--trusted-key",
+        action="append",
+        metavar="HEX",
+        help="public key (64 hex) to trust; repeat for several. Named keys replace the "
+        "default, which is the kit's published TEST key alone",
+    )
+    parser.add_argument(
+        "--trust-file",
+        metavar="FILE",
+        help="a file of public keys to trust, one per line (# comments allowed)",
+    )
 
 
 def print_json(value: Any, *, stream: Any = None) -> None:

@@ -67,6 +67,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     settings = ApiSettings(
         request_timeout=args.request_timeout,
         max_in_flight=args.max_in_flight,
+        max_uploading=args.max_uploading,
+        body_timeout=args.body_timeout,
         threads=args.threads,
     )
     # Worker processes build the app themselves; the environment carries the limits to them.
@@ -149,7 +151,20 @@ def register(subparsers: Any) -> None:
         "--max-in-flight",
         type=_positive_int,
         default=64,
-        help="requests one worker handles at once; more get 503 (default 64)",
+        help="requests one worker works on at once (bodies received); more get 503 (default 64)",
+    )
+    serve.add_argument(
+        "--max-uploading",
+        type=_positive_int,
+        default=512,
+        help="requests one worker receives bodies for at once; they do not count against "
+        "--max-in-flight; more get 503 (default 512)",
+    )
+    serve.add_argument(
+        "--body-timeout",
+        type=_positive_float,
+        default=5.0,
+        help="seconds a client may take to send its whole body; later gets 408 (default 5)",
     )
     serve.add_argument(
         "--request-timeout",

@@ -18,6 +18,7 @@ from apconform.conformance.schemas import json_schema_validator
 from apconform.conformance.summary import count_outcomes
 from apconform.core.canonical import sha256_hex
 from apconform.core.errors import ApconformError, define_code
+from apconform.core.files import read_file
 from apconform.core.jsonload import Limits, loads
 
 __all__ = [
@@ -49,13 +50,9 @@ def render_jsonl(records: list[dict[str, Any]]) -> str:
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
     """Read a JSON-lines report, each line through the bounded loader."""
-    try:
-        size = path.stat().st_size
-        if size > _MAX_REPORT_BYTES:
-            raise ApconformError(REPORT_INVALID, f"{path} is larger than {_MAX_REPORT_BYTES} bytes")
-        lines = path.read_bytes().splitlines()
-    except OSError as exc:
-        raise ApconformError(REPORT_INVALID, f"cannot read {path}: {exc.strerror}") from None
+    lines = read_file(
+        path, max_bytes=_MAX_REPORT_BYTES, what="a JSON-lines conformance report"
+    ).splitlines()
     records = []
     for number, line in enumerate(lines, start=1):
         if line.strip():
