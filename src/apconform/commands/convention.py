@@ -112,13 +112,14 @@ def check_input_paths(args: argparse.Namespace) -> None:
 
     for dest in INPUT_PATHS.get(getattr(args, "_command", ()), ()):
         value = getattr(args, dest, None)
-        if value is not None and value != "-" and not os.path.lexists(value):
-            raise ApconformError(
-                FILE_NOT_FOUND,
-                f"{value}: no such file or directory",
-                hint=f"Check the {dest.replace('_', ' ')} you named "
-                "(relative paths start at the current directory).",
-            )
+        for named in value if isinstance(value, list) else [value]:
+            if named is not None and named != "-" and not os.path.lexists(named):
+                raise ApconformError(
+                    FILE_NOT_FOUND,
+                    f"{named}: no such file or directory",
+                    hint=f"Check the {dest.replace('_', ' ')} you named "
+                    "(relative paths start at the current directory).",
+                )
 
 
 def command_paths(

@@ -31,7 +31,9 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     from apconform.core.validation import validate_document
 
     model = _document_model(args.type)
-    document = read_document(args.file)
+    if len(args.file) > 1:
+        return _validate_each(model, args.type, args.file, as_json=args.format == "json")
+    document = read_document(args.file[0])
     if args.format == "text":
         validate_document(model, document, what=f"{args.type} document")
         print(f"valid {args.type} document")
@@ -50,6 +52,41 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         return refused.exit_status
     print_json({"valid": True, "type": args.type, "violations": []})
     return 0
+
+
+def _validate_each(model: Any, kind: str, files: list[str], *, as_json: bool) -> int:
+    """Validate several files (as a pre-commit hook passes them), reporting each one.
+
+    Every file is read and validated even after one fails, so one run lists every
+    fault; the exit status is the worst of the files' (2 input error, 1 refused).
+    """
+    from apconform.core.errors import ApconformError, DocumentRefused
+    from apconform.core.validation import validate_document
+
+    worst = 0
+    results: list[dict[str, Any]] = []
+    for name in files:
+        result: dict[str, Any] = {"file": name, "valid": False, "type": kind, "violations": []}
+        try:
+            validate_document(model, read_document(name), what=f"{kind} document")
+        except DocumentRefused as refused:
+            result["violations"] = [v.to_dict() for v in refused.violations]
+            sys.stderr.write(f"{name}: refused: {len(refused.violations)} violation(s)\n")
+            for v in refused.violations:
+                sys.stderr.write(f"  {v.code} at {v.path}: {v.message}\n")
+            worst = max(worst, refused.exit_status)
+        except ApconformError as error:
+            result["error"] = error.to_dict()
+            sys.stderr.write(f"{name}: error {error.code}: {error.message}\n")
+            worst = max(worst, error.exit_status)
+        else:
+            result["valid"] = True
+            if not as_json:
+                print(f"valid {kind} document: {name}")
+        results.append(result)
+    if as_json:
+        print_json(results)
+    return worst
 
 
 def _cmd_canonicalize(args: argparse.Namespace) -> int:
@@ -166,8 +203,18 @@ def register(subparsers: Any) -> None:
         "validate", help="validate a document against its schema, listing every violation"
     )
     validate.add_argument("--type", required=True, help="document type, e.g. vector")
-    validate.add_argument("file", help="JSON file, or - for stdin")
-    _format_option(validate, "json: {valid, type, violations} on standard output")
+    validate.add_argument(
+        "file",
+        nargs="+",
+        metavar="FILE",
+        help="JSON file, or - for stdin; several files are each validated and reported "
+        "(how the pre-commit hook calls it), exit status the worst of theirs",
+    )
+    _format_option(
+        validate,
+        "json: {valid, type, violations} on standard output (for several files, a list of "
+        "them, each with its file)",
+    )
     validate.set_defaults(handler=_cmd_validate)
 
     canon = subparsers.add_parser(
