@@ -169,3 +169,18 @@ def test_verify_seal_needs_a_seal_record_that_meets_its_schema(api: FastAPI) -> 
     assert (problem["status"], problem["code"]) == (422, "APC-DOC-REFUSED")
     paths = {v["path"] for v in problem["violations"]}
     assert {"$.seal.sealHash", "$.seal.plan", "$.trustedKeys[0]"} <= paths
+
+
+def test_parse_figures_refuses_a_blank_currency_symbol(api: FastAPI) -> None:
+    """Schemathesis found this: an empty symbol once came back as a token's blank currency."""
+    body = {"text": "$7 and 7", "decimalSeparator": ".", "currencySymbols": ["$"]}
+    reply = call(api, "POST", "/v1/ap1/parse-figures", json_body=body)
+    assert reply.status == 200
+    assert reply.json == {
+        "tokens": [{"value": "7", "text": "$7", "currency": "$"}, {"value": "7", "text": "7"}]
+    }
+    problem = _problem(
+        call(api, "POST", "/v1/ap1/parse-figures", json_body={**body, "currencySymbols": ["$", ""]})
+    )
+    assert (problem["status"], problem["code"]) == (422, "APC-OP-INPUT")
+    assert "currencySymbols" in json.dumps(problem)

@@ -10,6 +10,7 @@ import pytest
 from lxml import etree
 
 from apconform.conformance.reports.formats import render, write_badges
+from apconform.conformance.reports.html import DOCS_SITE
 from apconform.conformance.reports.records import read_jsonl, record_problems
 from apconform.conformance.runner import CheckOptions, CheckRun, run_check
 from apconform.conformance.schemas import json_schema_validator
@@ -92,11 +93,16 @@ def test_the_junit_schema_check_can_fail(clean: CheckRun) -> None:
 
 def test_html_is_offline_and_grouped_by_clause(faulty: CheckRun, tmp_path: Path) -> None:
     html = render(faulty.records, "html")
-    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", html)
+    assert not re.search(r"""src\s*=""", html)  # nothing is loaded
+    links = re.findall(r'href="([^"]*)"', html)
+    assert links and all(h.startswith(("#", DOCS_SITE)) for h in links)  # only followed on a click
     assert "<link" not in html and "<script src" not in html and "@import" not in html
+    assert re.findall(r"<script[^>]*>", html) == [
+        '<script type="application/json" id="apconform-report">'
+    ]
     quote = next(c["quote"] for c in faulty.header["clauses"] if c["id"] == "KIT-JCS-1")
     assert quote.replace('"', "&quot;").replace("'", "&#x27;") in html
-    assert '<section class="clause" id="KIT-JCS-1">' in html
+    assert '<section class="clause c st-fail lv-MUST" id="KIT-JCS-1">' in html
     section = html.split('id="KIT-JCS-1">')[1].split("</section>")[0]
     assert "kit-jcs-number-exponent" in section
     assert '<span class="del">-  &quot;canonical&quot;' in section

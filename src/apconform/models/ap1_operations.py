@@ -106,7 +106,7 @@ class ScoringRules(ConfiguredBaseModel):
     transformations: list[TransformationName] = Field(default=..., description="""The permitted transformations.""")
     decimalSeparator: Annotated[JsonStr, Field(min_length=1, max_length=1)] = Field(default=..., description="""The decimal separator of released figures.""")
     groupingSeparator: Optional[JsonStr] = Field(default=None, description="""The grouping separator of released figures; null or absent when there is none.""")
-    currencySymbols: list[JsonStr] = Field(default=..., description="""The currency symbols a figure may carry.""")
+    currencySymbols: list[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The currency symbols a figure may carry, each with at least one character that is not white space (as in the configuration).""")
     declineMarkers: list[JsonStr] = Field(default=..., description="""The phrases that mark a declined answer.""")
     structuredAnswerField: Optional[JsonStr] = Field(default=None, description="""The member of a structured answer that holds the figure; null or absent when answers are prose.""")
 
@@ -497,7 +497,7 @@ class Ap1ParseFiguresInput(ConfiguredBaseModel):
     text: JsonStr = Field(default=..., description="""The answer text.""")
     decimalSeparator: Annotated[JsonStr, Field(min_length=1, max_length=1)] = Field(default=..., description="""The decimal separator.""")
     groupingSeparator: Optional[JsonStr] = Field(default=None, description="""The grouping separator; null or absent when there is none.""")
-    currencySymbols: list[JsonStr] = Field(default=..., description="""The currency symbols a figure may carry.""")
+    currencySymbols: list[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The currency symbols a figure may carry, each with at least one character that is not white space (as in the configuration).""")
 
 
 class ParsedFigures(ConfiguredBaseModel):

@@ -3,7 +3,8 @@
 ``records`` writes and reads the JSON-lines report (header, cases, footer); ``text`` the terminal
 and Markdown summaries; ``html`` the offline page; ``junit`` JUnit XML and badges; ``formats``
 picks a format and signs or verifies a report file. May import ``apconform.conformance.protocol``,
-``summary``, ``compare``, ``schemas`` and ``apconform.core``.
+``summary``, ``compare``, ``schemas``, ``clauses`` (the registry, to list every clause) and
+``apconform.core``.
 """
 
 from __future__ import annotations

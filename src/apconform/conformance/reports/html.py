@@ -1,10 +1,15 @@
 """The HTML report: one self-contained file, grouped by clause, that opens offline.
 
-Each clause shows its level and exact quote, then its vectors; each vector
+It opens on a clause index with each clause's counts, failures and errors
+first, and a filter (by result and by level) made of radio buttons and CSS
+alone. Every clause of the report's protocols is listed, SHOULD and MAY ones
+too (from the kit's clause registry when it is the one the report names),
+with a link to its sentence in the documentation site. Each clause shows its
+level and exact quote, then its vectors, each linked to its file; each vector
 that did not pass opens to expected versus actual with a line diff, the
-mismatches and the command that reproduces the case. Styles are inline, there
-is no script and no external resource; the report's records are embedded as
-JSON for machine readers.
+mismatches and the command that reproduces the case. Styles are inline and
+nothing is fetched; no script runs: the report's records are embedded as data
+(``<script type="application/json" id="apconform-report">``) for machine readers.
 """
 
 from __future__ import annotations
@@ -16,8 +21,32 @@ from typing import Any
 
 from apconform.conformance.compare import resolve_pointer
 from apconform.conformance.reports.text import case_reason
+from apconform.conformance.summary import OUTCOMES, count_outcomes
 
-__all__ = ["render_html"]
+__all__ = ["DOCS_SITE", "render_html"]
+
+DOCS_SITE = "https://w3id.org/apconform/"
+"""Where the documentation site is published: clause links point into its spec/ pages and
+vector links to its vectors/ folder."""
+_RANK = {
+    "fail": 0,
+    "errored": 1,
+    "not run": 2,
+    "skipped": 3,
+    "xfail": 4,
+    "pass": 5,
+    "untestable": 6,
+    "none": 7,
+}
+"""Clause results in the order the report lists them: failures and errors first."""
+_FILTERS = (
+    ("all", "All"),
+    ("problems", "Failed or errored"),
+    ("unrun", "Not run"),
+    ("MUST", "MUST"),
+    ("SHOULD", "SHOULD"),
+    ("MAY", "MAY"),
+)
 
 _CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;margin:2rem auto;max-width:72rem;
@@ -32,6 +61,19 @@ font-size:.85rem}pre{background:#f6f8fa;padding:.5rem;overflow-x:auto;white-spac
 .fail,.xpass{background:#cf222e}.errored{background:#9a6700}.skipped,.xfail{background:#6e7781}
 .add{background:#dafbe1;display:block}.del{background:#ffebe9;display:block}
 .level{font-size:.8rem;border:1px solid #8c959f;border-radius:4px;padding:0 .3rem}
+td,th,li,p,summary{overflow-wrap:anywhere}.index td.n{text-align:right}
+.index .zero{color:#8c959f}.st{font-weight:600}.st-fail .st,.st-errored .st{color:#cf222e}
+.st-notrun .st{color:#9a6700}.filter{margin:.5rem 0;display:flex;flex-wrap:wrap;gap:.4rem}
+.filter label{border:1px solid #d0d7de;border-radius:1rem;padding:.1rem .7rem;cursor:pointer}
+input[name=show]{position:absolute;opacity:0}
+#show-all:checked~.filter label[for=show-all],
+#show-problems:checked~.filter label[for=show-problems],
+#show-unrun:checked~.filter label[for=show-unrun],#show-MUST:checked~.filter label[for=show-MUST],
+#show-SHOULD:checked~.filter label[for=show-SHOULD],#show-MAY:checked~.filter label[for=show-MAY]
+{background:#0969da;color:#fff;border-color:#0969da}
+#show-problems:checked~* .c:not(.st-fail):not(.st-errored),
+#show-unrun:checked~* .c:not(.st-notrun),#show-MUST:checked~* .c:not(.lv-MUST),
+#show-SHOULD:checked~* .c:not(.lv-SHOULD),#show-MAY:checked~* .c:not(.lv-MAY){display:none}
 """
 
 
@@ -85,11 +127,18 @@ def _diff(case: dict[str, Any]) -> str:
     return "\n".join(rows) or "(no textual difference)"
 
 
-def _case_html(case: dict[str, Any]) -> str:
+def _docs_link(clause: dict[str, Any], docs_site: str) -> str:
+    page = clause["file"].removesuffix(".md")
+    return f"{docs_site}{page}/#{clause['anchor']}"
+
+
+def _case_html(case: dict[str, Any], docs_site: str) -> str:
     outcome = case["outcome"]
+    where = f"vectors/{case['vectorFile']}"
     head = (
         f'<span class="o {outcome}">{outcome}</span> <code>{escape(case["vector"])}</code> '
-        f"{escape(case['description'])}"
+        f"{escape(case['description'])} "
+        f'<small><a href="{escape(docs_site + where)}">{escape(where)}</a></small>'
     )
     if outcome == "pass":
         return f"<li>{head}</li>"
@@ -112,26 +161,118 @@ def _case_html(case: dict[str, Any]) -> str:
     return "\n".join(parts)
 
 
-def _clause_html(clause: dict[str, Any], cases: list[dict[str, Any]]) -> str:
-    mine = [case for case in cases if clause["id"] in case["clauses"]]
+def _result(clause: dict[str, Any], mine: list[dict[str, Any]]) -> str:
+    """One word for a clause: fail, errored, not run (a MUST without a case), skipped, xfail,
+    pass, untestable (no vector can test it), or none (a SHOULD or MAY clause no vector
+    tests)."""
+    outcomes = {case["outcome"] for case in mine}
+    if outcomes & {"fail", "xpass"}:
+        return "fail"
+    for word in ("errored", "skipped", "xfail", "pass"):
+        if word in outcomes:
+            return word
+    if clause.get("untestable"):
+        return "untestable"
+    return "not run" if clause["level"] == "MUST" else "none"
+
+
+def _classes(clause: dict[str, Any], result: str) -> str:
+    return f"c st-{result.replace(' ', '')} lv-{escape(clause['level'])}"
+
+
+def _clause_html(
+    clause: dict[str, Any], mine: list[dict[str, Any]], result: str, docs_site: str
+) -> str:
     outcomes = sorted({case["outcome"] for case in mine})
     note = ""
     if clause.get("untestable"):
         note = f"<p>Untestable: {escape(clause['untestable'])}</p>"
     elif not mine:
-        note = "<p><b>No vector of this clause ran.</b></p>"
-    items = "\n".join(_case_html(case) for case in mine)
+        note = (
+            "<p><b>No vector of this clause ran.</b></p>"
+            if clause["level"] == "MUST"
+            else f"<p>No vector tests this {escape(clause['level'])} clause.</p>"
+        )
+    ordered = sorted(mine, key=lambda case: _RANK.get(case["outcome"], 0))
+    items = "\n".join(_case_html(case, docs_site) for case in ordered)
+    retired = " (retired)" if clause.get("status") == "retired" else ""
     return (
-        f'<section class="clause" id="{escape(clause["id"])}"><h3>{escape(clause["id"])} '
-        f'<span class="level">{escape(clause["level"])}</span> '
+        f'<section class="clause {_classes(clause, result)}" id="{escape(clause["id"])}"><h3>'
+        f'{escape(clause["id"])} <span class="level">{escape(clause["level"])}{retired}</span> '
         + " ".join(f'<span class="o {o}">{o}</span>' for o in outcomes)
         + f'</h3><p class="quote">{escape(clause["quote"])}</p>'
-        f"<p><small>{escape(clause['file'])} · {escape(clause['section'])}</small></p>"
-        f"{note}<ul>{items}</ul></section>"
+        f"<p><small>{escape(clause['file'])} · {escape(clause['section'])} · "
+        f'<a href="{escape(_docs_link(clause, docs_site))}">the clause in the documentation</a>'
+        f"</small></p>{note}<ul>{items}</ul></section>"
     )
 
 
-def render_html(records: list[dict[str, Any]]) -> str:
+def _all_clauses(header: dict[str, Any], protocols: list[str]) -> tuple[list[dict[str, Any]], str]:
+    """Every clause of the report's protocols, and a note when only the report's own are known.
+
+    The header lists the clauses the run cited (every MUST and those its vectors cite); the
+    kit's registry adds the SHOULD and MAY clauses no vector tests, when it is the registry the
+    report was made with.
+    """
+    from apconform.conformance.clauses import load_clause_registry
+
+    listed = [c for c in header["clauses"] if c["protocol"] in protocols]
+    registry = load_clause_registry()
+    if registry.digest != header["clauseRegistrySha256"]:
+        return listed, (
+            "The clause registry of this kit differs from the one the report was made with, so "
+            "only the clauses the report carries are listed."
+        )
+    known = {c["id"] for c in listed}
+    extra = [
+        c.model_dump(mode="json", exclude_none=True)
+        for c in registry.registry.clauses
+        if c.protocol in protocols and c.id not in known
+    ]
+    return sorted(listed + extra, key=lambda c: str(c["id"])), ""
+
+
+def _index(entries: list[tuple[dict[str, Any], list[dict[str, Any]], str]]) -> str:
+    head = "".join(f"<th>{escape(o)}</th>" for o in OUTCOMES)
+    rows = []
+    for clause, mine, result in sorted(
+        entries, key=lambda e: (_RANK[e[2]], str(e[0]["protocol"]), str(e[0]["id"]))
+    ):
+        counts = count_outcomes(mine)
+        cells = "".join(
+            f'<td class="n{"" if counts[o] else " zero"}">{counts[o]}</td>' for o in OUTCOMES
+        )
+        rows.append(
+            f'<tr class="{_classes(clause, result)}"><td><a href="#{escape(clause["id"])}">'
+            f"{escape(clause['id'])}</a></td><td>{escape(clause['level'])}</td>"
+            f'<td class="st">{escape(result)}</td>{cells}</tr>'
+        )
+    return (
+        '<table class="index"><thead><tr><th>Clause</th><th>Level</th><th>Result</th>'
+        f"{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    )
+
+
+def _filter(entries: list[tuple[dict[str, Any], list[dict[str, Any]], str]]) -> str:
+    counts = {
+        "all": len(entries),
+        "problems": sum(1 for _, _, r in entries if r in ("fail", "errored")),
+        "unrun": sum(1 for _, _, r in entries if r == "not run"),
+    }
+    for level in ("MUST", "SHOULD", "MAY"):
+        counts[level] = sum(1 for c, _, _ in entries if c["level"] == level)
+    inputs = "".join(
+        f'<input type="radio" name="show" id="show-{key}"{" checked" if key == "all" else ""}>'
+        for key, _ in _FILTERS
+    )
+    labels = "".join(
+        f'<label for="show-{key}">{escape(text)} ({counts[key]})</label>' for key, text in _FILTERS
+    )
+    return f'{inputs}<div class="filter"><b>Show clauses:</b> {labels}</div>'
+
+
+def render_html(records: list[dict[str, Any]], *, docs_site: str = DOCS_SITE) -> str:
+    """The report as one HTML page; ``docs_site`` is where the clause and vector links point."""
     header, cases, footer = records[0], records[1:-1], records[-1]
     impl = header["implementation"]
     rows = "".join(
@@ -160,12 +301,25 @@ def render_html(records: list[dict[str, Any]]) -> str:
         for s in footer["protocols"]
         for gap in s.get("unsupportedOperations", [])
     )
+    protocols = [s["protocol"] for s in footer["protocols"]]
+    clauses, registry_note = _all_clauses(header, protocols)
+    entries = []
+    for clause in clauses:
+        mine = [case for case in cases if clause["id"] in case["clauses"]]
+        entries.append((clause, mine, _result(clause, mine)))
     sections = []
-    for protocol in [s["protocol"] for s in footer["protocols"]]:
-        clauses = [c for c in header["clauses"] if c["protocol"] == protocol]
-        sections.append(f"<h2>{escape(protocol)}: {len(clauses)} clauses</h2>")
-        sections.extend(_clause_html(clause, cases) for clause in clauses)
-    embedded = json.dumps(records, ensure_ascii=False).replace("</", "<\\/")
+    for protocol in protocols:
+        own = sorted(
+            (e for e in entries if e[0]["protocol"] == protocol),
+            key=lambda e: (_RANK[e[2]], str(e[0]["id"])),
+        )
+        levels = ", ".join(
+            f"{sum(1 for c, _, _ in own if c['level'] == level)} {level}"
+            for level in ("MUST", "SHOULD", "MAY")
+        )
+        sections.append(f"<h2>{escape(protocol)}: {len(own)} clauses ({levels})</h2>")
+        sections.extend(_clause_html(c, mine, r, docs_site) for c, mine, r in own)
+    embedded = json.dumps(records, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>apconform conformance report: {escape(impl['name'])}</title>"
@@ -176,7 +330,15 @@ def render_html(records: list[dict[str, Any]]) -> str:
         "<th>Errored</th><th>Xfail</th><th>Xpass</th><th>MUST clauses executed</th>"
         f"<th>Verdict</th></tr>{summary}</table>"
         + (f"<h2>Problems</h2><ul>{problems}</ul>" if problems else "")
+        + "<h2>Clause index</h2><p>Failures and errors first, then MUST clauses that no case "
+        "ran, then the rest; each id links to the clause below."
+        + (f" {escape(registry_note)}" if registry_note else "")
+        + "</p>"
+        + _filter(entries)
+        + _index(entries)
+        + '<div class="clauses">'
         + "\n".join(sections)
+        + "</div>"
         + f'<script type="application/json" id="apconform-report">{embedded}</script>'
         "</body></html>\n"
     )

@@ -1,4 +1,12 @@
-"""Charts as inline SVG pictures: no script, no font or file fetched, the same bytes every time."""
+"""Charts as inline SVG pictures: no script, no font or file fetched, the same bytes every time.
+
+Every chart is a set of horizontal bars with a legend, a value axis with ticks and
+labels, and the value written beside each bar and inside each segment wide enough
+to hold it. Colours are the Okabe-Ito palette, which readers with any common
+colour-vision deficiency can tell apart, and each outcome also has its own fill
+pattern, so the chart reads in greyscale too. Label widths come from
+:mod:`text_metrics`, so legend entries and labels never overlap.
+"""
 
 from __future__ import annotations
 
@@ -6,112 +14,232 @@ import html
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["bar_chart", "chart_svg", "stacked_chart"]
+from apconform.ap1.scoring.report.text_metrics import FONT_FAMILY, text_width
 
-PALETTE = {
-    "COMPUTED": "#2e7d32",
-    "ORIGINATED": "#c62828",
-    "ADJUDICATION": "#f9a825",
-    "UNMEASURED": "#757575",
-    "VOID": "#bdbdbd",
-    "INVOKED": "#2e7d32",
-    "NOT-INVOKED": "#c62828",
-    "EV-0": "#757575",
-    "grounded": "#2e7d32",
-    "originated": "#c62828",
+__all__ = ["PALETTE", "chart_svg", "chart_title", "stacked_chart"]
+
+# The Okabe-Ito colours (Okabe and Ito, "Color Universal Design", 2008).
+_GREEN, _VERMILLION, _ORANGE, _GREY = "#009E73", "#D55E00", "#E69F00", "#999999"
+_BLUE, _PURPLE, _SKY, _YELLOW, _WHITE = "#0072B2", "#CC79A7", "#56B4E9", "#F0E442", "#FFFFFF"
+
+PALETTE: dict[str, tuple[str, str]] = {
+    "COMPUTED": (_GREEN, "solid"),
+    "INVOKED": (_GREEN, "solid"),
+    "grounded": (_GREEN, "solid"),
+    "ORIGINATED": (_VERMILLION, "diagonal"),
+    "NOT-INVOKED": (_VERMILLION, "diagonal"),
+    "originated": (_VERMILLION, "diagonal"),
+    "ADJUDICATION": (_ORANGE, "dots"),
+    "UNMEASURED": (_GREY, "cross"),
+    "EV-0": (_GREY, "cross"),
+    "VOID": (_WHITE, "horizontal"),
 }
-_FALLBACK = ("#1565c0", "#6a1b9a", "#00838f", "#ef6c00", "#4e342e", "#37474f")
+"""Outcome -> (fill colour, pattern)."""
+_FALLBACK = (
+    (_BLUE, "solid"),
+    (_PURPLE, "diagonal"),
+    (_SKY, "dots"),
+    (_YELLOW, "horizontal"),
+)
+_PATTERNS = {
+    "diagonal": '<path d="M-1,1 l2,-2 M0,6 l6,-6 M5,7 l2,-2" stroke="#000" stroke-opacity=".6" '
+    'stroke-width="1.2"/>',
+    "dots": '<circle cx="3" cy="3" r="1.3" fill="#000" fill-opacity=".6"/>',
+    "cross": '<path d="M-1,1 l2,-2 M0,6 l6,-6 M5,7 l2,-2 M-1,5 l2,2 M0,0 l6,6 M5,-1 l2,2" '
+    'stroke="#000" stroke-opacity=".45" stroke-width="1"/>',
+    "horizontal": '<path d="M0,1.5 h6 M0,4.5 h6" stroke="#000" stroke-opacity=".55" '
+    'stroke-width="1"/>',
+}
+_SIZE = 11
+_PAD = 8
+_BAR, _GAP = 14, 5
+_PLOT = 480
+_TICK_SPACING = 44
 
 
-def _colour(label: str, order: Sequence[str]) -> str:
+def _style(label: str, order: Sequence[str]) -> tuple[str, str]:
     if label in PALETTE:
         return PALETTE[label]
-    return _FALLBACK[order.index(label) % len(_FALLBACK)] if label in order else "#999999"
+    position = order.index(label) if label in order else 0
+    return _FALLBACK[position % len(_FALLBACK)]
 
 
-def stacked_chart(title: str, rows: list[tuple[str, dict[str, int]]], labels: Sequence[str]) -> str:
-    """One horizontal stacked bar per row (an item), segments in ``labels`` order, with a legend."""
-    bar_h, gap, left, width = 14, 4, 70, 520
-    height = 40 + len(rows) * (bar_h + gap) + 24
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" role="img" width="{left + width + 20}" '
-        f'height="{height}" viewBox="0 0 {left + width + 20} {height}" font-family="sans-serif" '
-        f'font-size="11"><title>{html.escape(title)}</title>'
-    ]
-    most = max((sum(counts.values()) for _, counts in rows), default=0) or 1
-    x = left
-    for label in labels:
-        out.append(f'<rect x="{x}" y="6" width="10" height="10" fill="{_colour(label, labels)}"/>')
-        out.append(f'<text x="{x + 13}" y="15">{html.escape(label)}</text>')
-        x += 16 + 7 * len(label)
-    for index, (name, counts) in enumerate(rows):
-        y = 30 + index * (bar_h + gap)
-        out.append(
-            f'<text x="{left - 6}" y="{y + 11}" text-anchor="end">{html.escape(name)}</text>'
+def _text(
+    x: float,
+    y: float,
+    text: str,
+    *,
+    anchor: str = "start",
+    bold: bool = False,
+    halo: bool = False,
+    klass: str = "",
+) -> str:
+    """A label drawn at exactly its measured width (see text_metrics)."""
+    width = text_width(text, _SIZE, bold=bold)
+    attributes = [f'x="{x:.1f}"', f'y="{y:.1f}"', f'textLength="{width}"']
+    attributes.append('lengthAdjust="spacingAndGlyphs"')
+    if anchor != "start":
+        attributes.append(f'text-anchor="{anchor}"')
+    if bold:
+        attributes.append('font-weight="bold"')
+    if halo:
+        attributes.append('stroke="#fff" stroke-width="3" paint-order="stroke"')
+    if klass:
+        attributes.append(f'class="{klass}"')
+    return f"<text {' '.join(attributes)}>{html.escape(text)}</text>"
+
+
+def _swatch(x: float, y: float, w: float, h: float, style: tuple[str, str], ids: str) -> str:
+    colour, pattern = style
+    out = f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h}" fill="{colour}"/>'
+    if pattern != "solid":
+        out += (
+            f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h}" '
+            f'fill="url(#{ids}-{pattern})"/>'
         )
-        x0 = float(left)
+    return out
+
+
+def _step(most: int) -> int:
+    """A tick step of 1, 2 or 5 times a power of ten that keeps ticks at least 44 px apart."""
+    step = 1
+    while True:
+        for factor in (1, 2, 5):
+            candidate = step * factor
+            if _PLOT * candidate / most >= _TICK_SPACING:
+                return candidate
+        step *= 10
+
+
+def stacked_chart(
+    ids: str,
+    title: str,
+    rows: list[tuple[str, dict[str, int]]],
+    labels: Sequence[str],
+    *,
+    axis: str,
+    legend: dict[str, str] | None = None,
+) -> str:
+    """One horizontal stacked bar per row, segments in ``labels`` order.
+
+    ``ids`` prefixes the pattern ids (unique per chart in a page); ``legend`` gives a
+    legend text for a label where it should say more than the label itself.
+    """
+    names = legend or {}
+    left = _PAD + max((text_width(name, _SIZE) for name, _ in rows), default=0) + 8
+    most = max((sum(counts.values()) for _, counts in rows), default=0) or 1
+    right = text_width(str(most), _SIZE, bold=True) + 2 * _PAD
+    total_width = round(left + _PLOT + right)
+    parts: list[str] = []
+    # Legend: entries left to right, wrapping onto a new line before the chart's right edge.
+    x, y = float(_PAD), 6.0
+    for label in labels:
+        text = names.get(label, label)
+        entry = 12 + 5 + text_width(text, _SIZE)
+        if x > _PAD and x + entry > total_width - _PAD:
+            x, y = float(_PAD), y + 18
+        parts.append(
+            f'<g class="legend-entry">{_swatch(x, y, 12, 12, _style(label, labels), ids)}'
+            f'<rect x="{x:.1f}" y="{y:.1f}" width="12" height="12" fill="none" stroke="#333" '
+            f'stroke-width=".6"/>{_text(x + 17, y + 10, text, klass="legend-label")}</g>'
+        )
+        x += entry + 16
+    top = y + 26
+    bottom = top + len(rows) * (_BAR + _GAP)
+    step = _step(most)
+    grid = []
+    for tick in range(0, most + 1, step):
+        tx = left + _PLOT * tick / most
+        grid.append(
+            f'<line x1="{tx:.1f}" y1="{top - 3:.1f}" x2="{tx:.1f}" y2="{bottom + 3:.1f}" '
+            f'stroke="#ddd"/>'
+        )
+        grid.append(_text(tx, bottom + 16, str(tick), anchor="middle", klass="tick-label"))
+    bars = []
+    for index, (name, counts) in enumerate(rows):
+        y0 = top + index * (_BAR + _GAP)
+        bars.append(_text(left - 6, y0 + 11, name, anchor="end", klass="bar-label"))
+        x0 = left
         for label in labels:
             value = counts.get(label, 0)
             if not value:
                 continue
-            w = width * value / most
-            out.append(
-                f'<rect x="{x0:.1f}" y="{y}" width="{w:.1f}" height="{bar_h}" '
-                f'fill="{_colour(label, labels)}"><title>{html.escape(name)}: '
-                f"{html.escape(label)} {value}</title></rect>"
+            w = _PLOT * value / most
+            bars.append(
+                f'<g class="segment">{_swatch(x0, y0, w, _BAR, _style(label, labels), ids)}'
+                f'<rect x="{x0:.1f}" y="{y0:.1f}" width="{w:.1f}" height="{_BAR}" fill="none" '
+                f'stroke="#333" stroke-width=".6"/><title>{html.escape(name)}: '
+                f"{html.escape(names.get(label, label))} {value}</title></g>"
             )
+            shown = str(value)
+            if value != sum(counts.values()) and text_width(shown, _SIZE) + 6 <= w:
+                bars.append(_text(x0 + w / 2, y0 + 11, shown, anchor="middle", halo=True))
             x0 += w
-    out.append(
-        f'<text x="{left}" y="{height - 6}">scale: a full bar is {most} execution(s)</text></svg>'
+        total = sum(counts.values())
+        bars.append(_text(x0 + 5, y0 + 11, str(total), bold=True, klass="bar-value"))
+    axis_line = (
+        f'<line x1="{left:.1f}" y1="{bottom + 3:.1f}" x2="{left + _PLOT:.1f}" '
+        f'y2="{bottom + 3:.1f}" stroke="#333"/>'
     )
-    return "".join(out)
+    height = round(bottom + 40)
+    patterns = "".join(
+        f'<pattern id="{ids}-{name}" width="6" height="6" patternUnits="userSpaceOnUse">'
+        f"{body}</pattern>"
+        for name, body in _PATTERNS.items()
+    )
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" role="img" width="{total_width}" '
+        f'height="{height}" viewBox="0 0 {total_width} {height}" font-family="{FONT_FAMILY}" '
+        f'font-size="{_SIZE}"><title>{html.escape(title)}</title><defs>{patterns}</defs>'
+        + "".join(parts)
+        + "".join(grid)
+        + "".join(bars)
+        + axis_line
+        + _text(left + _PLOT / 2, bottom + 32, axis, anchor="middle", klass="axis-title")
+        + "</svg>"
+    )
 
 
-def bar_chart(title: str, bars: list[tuple[str, int, str]]) -> str:
-    """Horizontal bars (label, value, colour key) with their values written beside them."""
-    bar_h, gap, left, width = 16, 5, 250, 360
-    height = 12 + len(bars) * (bar_h + gap) + 10
-    most = max((v for _, v, _ in bars), default=0) or 1
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" role="img" width="{left + width + 60}" '
-        f'height="{height}" viewBox="0 0 {left + width + 60} {height}" font-family="sans-serif" '
-        f'font-size="11"><title>{html.escape(title)}</title>'
-    ]
-    for index, (label, value, key) in enumerate(bars):
-        y = 8 + index * (bar_h + gap)
-        w = width * value / most
-        out.append(
-            f'<text x="{left - 6}" y="{y + 12}" text-anchor="end">{html.escape(label)}</text>'
-        )
-        out.append(
-            f'<rect x="{left}" y="{y}" width="{w:.1f}" height="{bar_h}" '
-            f'fill="{PALETTE.get(key, "#1565c0")}"/>'
-        )
-        out.append(f'<text x="{left + w + 4:.1f}" y="{y + 12}">{value}</text>')
-    out.append("</svg>")
-    return "".join(out)
+_TITLES = {
+    "operands": "Operands by ladder step and resolution",
+    "answers": "Answer-level outcomes per item",
+    "invocation": "Invocation per item (b: base, r: instruction removed)",
+}
+
+
+def chart_title(chart: dict[str, Any]) -> str:
+    """The caption of one layout chart block."""
+    return _TITLES[chart["kind"]]
 
 
 def chart_svg(chart: dict[str, Any]) -> str:
     """The picture of one layout chart block."""
     kind = chart["kind"]
     if kind == "operands":
-        bars = [
+        rows = [
             (
                 f"({s['step']}) {s['resolution']}",
-                int(s["count"]),
-                "grounded" if s["grounded"] else "originated",
+                {("grounded" if s["grounded"] else "originated"): int(s["count"])},
             )
             for s in chart["steps"]
         ]
-        return bar_chart("Operands by ladder step and resolution", bars)
+        return stacked_chart(
+            "operands",
+            chart_title(chart),
+            rows,
+            ["grounded", "originated"],
+            axis="operands",
+            legend={"grounded": "grounded (steps i to iv)", "originated": "originated (step v)"},
+        )
     if kind == "answers":
         rows = [
             (r["itemId"], {c["outcome"]: int(c["count"]) for c in r["outcomes"]})
             for r in chart["rows"]
         ]
         labels = sorted({label for _, counts in rows for label in counts}, key=_answer_order)
-        return stacked_chart("Answer-level outcomes per item", rows, labels)
+        return stacked_chart(
+            "answers", chart_title(chart), rows, labels, axis="executions of the item"
+        )
     rows = []
     for r in chart["rows"]:
         counts = {
@@ -121,9 +249,11 @@ def chart_svg(chart: dict[str, Any]) -> str:
         }
         rows.append((f"{r['itemId']} {'b' if r['condition'] == 'base' else 'r'}", counts))
     return stacked_chart(
-        "Invocation per item (b: base, r: instruction removed)",
+        "invocation",
+        chart_title(chart),
         rows,
         ["INVOKED", "NOT-INVOKED", "EV-0"],
+        axis="executions of the item in the condition",
     )
 
 

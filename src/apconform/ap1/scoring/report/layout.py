@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from apconform.ap1.scoring.report.outline import LIST_LIMIT as _LIST_LIMIT
-from apconform.ap1.scoring.report.outline import Section
+from apconform.ap1.scoring.report.outline import Cell, Section
 from apconform.ap1.scoring.report.outline import counts_text as _c
 from apconform.ap1.scoring.report.outline import optional as _n
 from apconform.ap1.scoring.report.outline import rate_text as _r
@@ -44,7 +44,7 @@ def _head(doc: dict[str, Any]) -> list[Section]:
     check.table(
         ("Input", "Sealed SHA-256", "Actual SHA-256", "Matches"),
         [
-            [i["name"], _n(i["sealedSha256"]), i["actualSha256"], _n(i["matches"])]
+            [i["name"], _n(i["sealedSha256"]), i["actualSha256"], _yes_no(i["matches"])]
             for i in integrity["inputs"]
         ],
     )
@@ -93,6 +93,8 @@ def _head(doc: dict[str, Any]) -> list[Section]:
         ("Cell", "Status", "Reason"),
         [[c["cellKey"], c["status"], c["reason"]] for c in doc["nonOutcomeCells"]],
         limit=_LIST_LIMIT,
+        group=(1, 2),
+        noun="cells",
     )
     if doc["unreadableRecords"]:
         cells.table(
@@ -165,6 +167,9 @@ def _reproducibility(doc: dict[str, Any]) -> Section:
             for c in d["cells"]
         ],
         limit=_LIST_LIMIT,
+        group=(5, 6),
+        key=(0, 1, 2),
+        noun="cells",
     )
     s.p("Parameter echo: " + _c(d["parameterEcho"]))
     s.table(
@@ -175,6 +180,28 @@ def _reproducibility(doc: dict[str, Any]) -> Section:
         ],
     )
     return s
+
+
+def _yes_no(value: bool | None) -> Cell:
+    return "" if value is None else value
+
+
+def _drop_ratio(v: dict[str, Any]) -> dict[str, Any]:
+    """The drop ratio as a formula: its definition, its value and the rates it is made of."""
+    base, removed = v["byCondition"]
+    ratio = v["dropRatio"]
+    return {
+        "name": "Drop ratio (D7.1b)",
+        "expression": "(I_base - I_removed) / I_base",
+        "value": ratio["value"],
+        "where": [
+            ("I_base", f"{base['invoked']}/{base['ev2']}"),
+            ("I_removed", f"{removed['invoked']}/{removed['ev2']}"),
+        ],
+        "note": "EV-2 records only"
+        if ratio["value"] is not None
+        else "the base invocation rate is zero or a condition has no EV-2 observation",
+    }
 
 
 def _invocation(doc: dict[str, Any]) -> Section:
@@ -205,9 +232,10 @@ def _invocation(doc: dict[str, Any]) -> Section:
             for c in v["byCondition"]
         ],
     )
-    s.p(
+    s.formula(
         f"Drop ratio (D7.1b): {_n(v['dropRatio']['value']) or 'UNDEFINED'} - "
-        f"{v['dropRatio']['statement']}"
+        f"{v['dropRatio']['statement']}",
+        _drop_ratio(v),
     )
     s.p(
         f"{v['heldConstant']} Self-reports in prose: {v['selfReports']} (recorded only). "

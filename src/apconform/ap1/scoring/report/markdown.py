@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from apconform.ap1.scoring.report.layout import layout
+from apconform.ap1.scoring.report.outline import Cell, more_rows_text
 
 __all__ = ["render_markdown"]
 
 
-def _cell(text: str) -> str:
+def _cell(value: Cell) -> str:
+    text = str(value)
     return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
 
 
@@ -20,16 +22,19 @@ def render_markdown(doc: dict[str, Any]) -> str:
         lines.append(("# " if number == 0 else "## ") + section.title)
         lines.append("")
         for block in section.blocks:
-            if block.kind == "p":
+            if block.kind in ("p", "formula"):
                 lines += [block.text, ""]
             elif block.kind == "table":
-                if not block.rows:
+                shown = block.rows if block.limit is None else block.rows[: block.limit]
+                if not shown:
                     lines += ["(none)", ""]
-                    continue
-                lines.append("| " + " | ".join(_cell(h) for h in block.headers) + " |")
-                lines.append("|" + "---|" * len(block.headers))
-                lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in block.rows]
-                lines.append("")
+                else:
+                    lines.append("| " + " | ".join(_cell(h) for h in block.headers) + " |")
+                    lines.append("|" + "---|" * len(block.headers))
+                    lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in shown]
+                    lines.append("")
+                if len(block.rows) > len(shown):
+                    lines += [more_rows_text(len(block.rows) - len(shown)), ""]
             elif block.kind == "code":
                 lines += ["```json", block.text, "```", ""]
     return "\n".join(lines).rstrip("\n") + "\n"

@@ -5,20 +5,43 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["LIST_LIMIT", "Block", "Section", "counts_text", "optional", "rate_text"]
+__all__ = [
+    "LIST_LIMIT",
+    "Block",
+    "Cell",
+    "Section",
+    "counts_text",
+    "more_rows_text",
+    "optional",
+    "rate_text",
+]
 
 LIST_LIMIT = 100
+
+Cell = str | bool
+"""A table cell: text, or a yes/no the rendering spells in its own way."""
 
 
 @dataclass
 class Block:
-    """A paragraph (text), a table (headers, rows), a chart (kind, data) or a code block."""
+    """A paragraph (text), a table (headers, rows), a chart (kind, data), a code block, or a
+    formula (``formula``: name, expression, value, where, note; ``text`` its plain wording).
+
+    A table keeps every row; ``limit`` is how many a rendering lists before it says how many it
+    leaves out. Rows equal in the ``group`` columns may be collapsed by a rendering into one
+    line naming how many ``noun`` share the value, each row then named by its ``key`` columns.
+    """
 
     kind: str
     text: str = ""
     headers: tuple[str, ...] = ()
-    rows: list[list[str]] = field(default_factory=list)
+    rows: list[list[Cell]] = field(default_factory=list)
     chart: dict[str, Any] = field(default_factory=dict)
+    limit: int | None = None
+    group: tuple[int, ...] = ()
+    key: tuple[int, ...] = (0,)
+    noun: str = "rows"
+    formula: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -32,18 +55,32 @@ class Section:
         self.blocks.append(Block("p", text=text))
 
     def table(
-        self, headers: tuple[str, ...], rows: list[list[str]], *, limit: int | None = None
+        self,
+        headers: tuple[str, ...],
+        rows: list[list[Cell]],
+        *,
+        limit: int | None = None,
+        group: tuple[int, ...] = (),
+        key: tuple[int, ...] = (0,),
+        noun: str = "rows",
     ) -> None:
-        shown = rows if limit is None else rows[:limit]
-        self.blocks.append(Block("table", headers=headers, rows=shown))
-        if limit is not None and len(rows) > limit:
-            self.p(f"({len(rows) - limit} more row(s) in score-report.json.)")
+        self.blocks.append(
+            Block("table", headers=headers, rows=rows, limit=limit, group=group, key=key, noun=noun)
+        )
+
+    def formula(self, text: str, formula: dict[str, Any]) -> None:
+        self.blocks.append(Block("formula", text=text, formula=formula))
 
     def chart(self, kind: str, data: dict[str, Any]) -> None:
         self.blocks.append(Block("chart", chart={"kind": kind, **data}))
 
     def code(self, text: str) -> None:
         self.blocks.append(Block("code", text=text))
+
+
+def more_rows_text(count: int) -> str:
+    """What a rendering says of the rows a table's limit leaves out."""
+    return f"({count} more row(s) in score-report.json.)"
 
 
 def counts_text(counts: list[dict[str, str]]) -> str:
