@@ -200,3 +200,27 @@ def test_demo_runs_every_step_and_ends_with_the_reports(
     assert f"apconform verify {tmp_path / 'signed-sample.json'} --trusted-key {public}" in out
     assert main(["verify", str(tmp_path / "signed-sample.json"), "--trusted-key", public]) == 0
     assert main(["verify", str(tmp_path / "signed-sample.json")]) == 2  # the TEST key alone
+
+
+def test_validate_several_files_reports_each_and_exits_with_the_worst(
+    repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = repo / "vectors/kit/canonical/kit-jcs-number-exponent.json"
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"schemaVersion": "apconform-vector/1"}', encoding="utf-8")
+    assert main(["validate", "--type", "vector", str(good), str(good)]) == 0
+    assert capsys.readouterr().out == f"valid vector document: {good}\n" * 2
+    assert main(["validate", "--type", "vector", str(broken), str(good)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == f"valid vector document: {good}\n"
+    assert captured.err.startswith(f"{broken}: refused: ")
+    missing = tmp_path / "missing.json"
+    assert (
+        main(["validate", "--type", "vector", "--format", "json", str(broken), str(missing)]) == 2
+    )
+    results = json.loads(capsys.readouterr().out)
+    assert [(r["file"], r["valid"]) for r in results] == [
+        (str(broken), False),
+        (str(missing), False),
+    ]
+    assert results[0]["violations"] and results[1]["error"]["code"] == "APC-FILE-NOT-FOUND"

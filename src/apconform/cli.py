@@ -3,15 +3,18 @@
 Each protocol package contributes its own subcommand group through a
 ``register(subparsers)`` function listed in :data:`_COMMANDS`; this module only
 parses arguments, calls the library and turns the kit's errors into a message
-on stderr and an exit status (0 done, 1 document refused, 2 usage or input
-error, 130 interrupted). It never prints a Python traceback unless
-``APCONFORM_DEBUG=1`` is set.
+on stderr and an exit status (the table in docs/cli.md). The convention every
+command follows (bare groups print their help, ``--format json`` everywhere,
+errors as JSON on standard output in JSON mode) is applied to the whole parser
+tree by :mod:`apconform.commands.convention`. It never prints a Python
+traceback unless ``APCONFORM_DEBUG=1`` is set.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import itertools
 import json
 import os
 import sys
@@ -21,6 +24,12 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from apconform import __version__
+from apconform.commands.convention import (
+    apply_convention,
+    check_input_paths,
+    json_mode,
+    run_as_json,
+)
 from apconform.core.errors import ApconformError, DocumentRefused, UsageError
 
 __all__ = ["main", "print_json", "read_document", "trust_arguments"]
@@ -101,13 +110,22 @@ def print_json(value: Any, *, stream: Any = None) -> None:
     out.write(json.dumps(value, indent=2, ensure_ascii=False, sort_keys=False) + "\n")
 
 
-def _report_error(error: ApconformError) -> int:
+def _report_error(error: ApconformError, command: tuple[str, ...] | None = None) -> int:
+    """Explain the error on stderr; in JSON mode (``command`` given) also as JSON on stdout."""
     err = sys.stderr
+    if command is not None:
+        document = {
+            "command": " ".join(command),
+            "exitStatus": error.exit_status,
+            "error": error.to_dict(),
+        }
+        sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
     if isinstance(error, DocumentRefused):
         err.write(f"refused: {len(error.violations)} violation(s)\n")
         for v in error.violations:
             err.write(f"  {v.code} at {v.path}: {v.message}\n")
-        err.write(json.dumps({"error": error.to_dict()}, ensure_ascii=False) + "\n")
+        if command is None:
+            err.write(json.dumps({"error": error.to_dict()}, ensure_ascii=False) + "\n")
     else:
         where = f" at {error.path}" if error.path else ""
         err.write(f"error {error.code}{where}: {error.message}\n")
@@ -129,12 +147,15 @@ def build_parser(load: Collection[str] | None = None) -> argparse.ArgumentParser
     parser.add_argument("--version", action="version", version=f"apconform {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     wanted = {_MODULES[name] for name in load if name in _MODULES} if load is not None else None
+    loaded: list[str] = []
     for module_name, commands in _COMMANDS.items():
         if wanted is None or module_name in wanted:
             _register(module_name, subparsers)
+            loaded.extend(name for name, _ in commands)
         else:
             for name, help_text in commands:
                 subparsers.add_parser(name, help=help_text, add_help=False)
+    apply_convention(parser, tuple(loaded))
     return parser
 
 
@@ -162,19 +183,60 @@ def _command_of(args: Sequence[str]) -> str | None:
     return None
 
 
+def _asks_for_json(args: Sequence[str]) -> bool:
+    """``--format json`` on the command line (before the parser could read it)."""
+    return "--format=json" in args or any(
+        a == "--format" and b == "json" for a, b in itertools.pairwise(args)
+    )
+
+
+def _command_path(parser: argparse.ArgumentParser, args_list: Sequence[str]) -> tuple[str, ...]:
+    """The command and subcommand names the command line starts with (for JSON errors)."""
+    path: list[str] = []
+    words = iter(arg for arg in args_list if not arg.startswith("-"))
+    current: argparse.ArgumentParser | None = parser
+    while current is not None:
+        choices = next(
+            (a.choices for a in current._actions if isinstance(a, argparse._SubParsersAction)),
+            None,
+        )
+        word = next(words, None)
+        if not isinstance(choices, dict) or word not in choices:
+            break
+        path.append(word)
+        current = choices[word]
+    return tuple(path)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
+    args: argparse.Namespace | None = None
+    parser: argparse.ArgumentParser | None = None
     try:
         command = _command_of(args_list)
         parser = build_parser(load=() if command is None else (command,))
-        args = parser.parse_args(args_list)
+        args, unknown = parser.parse_known_args(args_list)
+        if unknown:  # name the command whose help lists the arguments it does take
+            prog = " ".join(("apconform", *getattr(args, "_command", ())))
+            raise UsageError(
+                f"unrecognized arguments: {' '.join(unknown)}",
+                hint=f"Run `{prog} --help` to see the arguments.",
+            )
         handler = getattr(args, "handler", None)
         if handler is None:
             parser.print_help()
             return 2
+        check_input_paths(args)
+        if getattr(args, "_text_as_json", False) and args.format == "json":
+            return run_as_json(args._command, handler, args)
         return int(handler(args))
     except ApconformError as error:
-        return _report_error(error)
+        # JSON errors only when JSON was asked for: a document command's default stays quiet.
+        in_json = _asks_for_json(args_list) and (args is None or json_mode(args))
+        path = getattr(args, "_command", None) or (
+            _command_path(parser, args_list) if parser is not None else ()
+        )
+        return _report_error(error, path if in_json else None)
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         return 130

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-__all__ = ["DemoContext", "run_demo"]
+__all__ = ["DemoContext", "default_output_dir", "run_demo"]
 
 # (title, module providing demo_step) in the order the demo runs them.
 _STEPS = (
@@ -45,10 +45,15 @@ class DemoContext:
         self.reports.append((label, path))
 
 
+def default_output_dir() -> Path:
+    """A new folder, apconform-demo-XXXX under the system's temporary directory (see --help)."""
+    return Path(tempfile.mkdtemp(prefix="apconform-demo-"))
+
+
 def run_demo(output_dir: Path | None = None, *, out: TextIO | None = None) -> int:
     """Run every available step; return the exit status (0 when every built step succeeded)."""
     if output_dir is None:
-        output_dir = Path(tempfile.mkdtemp(prefix="apconform-demo-"))
+        output_dir = default_output_dir()
     else:
         output_dir.mkdir(parents=True, exist_ok=True)
     ctx = DemoContext(output_dir, out or sys.stdout)

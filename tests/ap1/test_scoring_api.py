@@ -156,7 +156,7 @@ def test_cli_score_and_rescore(
     assert main([*args, "--output-dir", str(out_dir)]) == 0
     assert compare_reports(out_dir, run_dir / "report") == []
     assert main(["ap1", "score", str(tmp_path / "nowhere")]) == 2
-    assert "AP1-SCORE-INPUT" in capsys.readouterr().err
+    assert "APC-FILE-NOT-FOUND" in capsys.readouterr().err  # the one missing-path error
 
 
 def _fill(sheet: Path, marks: dict[str, tuple[str, str]]) -> str:

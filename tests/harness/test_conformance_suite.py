@@ -74,3 +74,10 @@ def test_meta_test_catches_a_changed_quote(tmp_path: Path) -> None:
     result = _pytest(str(suite / "test_meta.py"), "-q", cwd=tmp_path)
     assert result.returncode == 1
     assert "test_KIT_HASH_1: its docstring differs from the quote of KIT-HASH-1" in result.stdout
+
+
+def test_one_protocol_skips_the_clauses_of_the_others() -> None:
+    result = _pytest("conformance", "--impl", DIRECT, "--protocol", "kit", "-q", "-rs")
+    assert result.returncode == 0, result.stdout[-2000:]
+    assert "apx is not selected (--protocol kit)" in result.stdout
+    assert "FAILED" not in result.stdout

@@ -27,12 +27,66 @@ def _document_model(name: str) -> Any:
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
+    from apconform.core.errors import DocumentRefused
     from apconform.core.validation import validate_document
 
     model = _document_model(args.type)
-    validate_document(model, read_document(args.file), what=f"{args.type} document")
-    print(f"valid {args.type} document")
+    if len(args.file) > 1:
+        return _validate_each(model, args.type, args.file, as_json=args.format == "json")
+    document = read_document(args.file[0])
+    if args.format == "text":
+        validate_document(model, document, what=f"{args.type} document")
+        print(f"valid {args.type} document")
+        return 0
+    try:
+        validate_document(model, document, what=f"{args.type} document")
+    except DocumentRefused as refused:
+        sys.stderr.write(f"refused: {len(refused.violations)} violation(s)\n")
+        print_json(
+            {
+                "valid": False,
+                "type": args.type,
+                "violations": [v.to_dict() for v in refused.violations],
+            }
+        )
+        return refused.exit_status
+    print_json({"valid": True, "type": args.type, "violations": []})
     return 0
+
+
+def _validate_each(model: Any, kind: str, files: list[str], *, as_json: bool) -> int:
+    """Validate several files (as a pre-commit hook passes them), reporting each one.
+
+    Every file is read and validated even after one fails, so one run lists every
+    fault; the exit status is the worst of the files' (2 input error, 1 refused).
+    """
+    from apconform.core.errors import ApconformError, DocumentRefused
+    from apconform.core.validation import validate_document
+
+    worst = 0
+    results: list[dict[str, Any]] = []
+    for name in files:
+        result: dict[str, Any] = {"file": name, "valid": False, "type": kind, "violations": []}
+        try:
+            validate_document(model, read_document(name), what=f"{kind} document")
+        except DocumentRefused as refused:
+            result["violations"] = [v.to_dict() for v in refused.violations]
+            sys.stderr.write(f"{name}: refused: {len(refused.violations)} violation(s)\n")
+            for v in refused.violations:
+                sys.stderr.write(f"  {v.code} at {v.path}: {v.message}\n")
+            worst = max(worst, refused.exit_status)
+        except ApconformError as error:
+            result["error"] = error.to_dict()
+            sys.stderr.write(f"{name}: error {error.code}: {error.message}\n")
+            worst = max(worst, error.exit_status)
+        else:
+            result["valid"] = True
+            if not as_json:
+                print(f"valid {kind} document: {name}")
+        results.append(result)
+    if as_json:
+        print_json(results)
+    return worst
 
 
 def _cmd_canonicalize(args: argparse.Namespace) -> int:
@@ -66,9 +120,13 @@ def _cmd_hash(args: argparse.Namespace) -> int:
     from apconform.core.canonical import sha256_hex, sha256_text
 
     if args.text:
-        print(sha256_text(_read_text_argument(args.file)))
+        digest, method = sha256_text(_read_text_argument(args.file)), "text-lf"
     else:
-        print(sha256_hex(read_document(args.file)))
+        digest, method = sha256_hex(read_document(args.file)), "rfc8785"
+    if args.format == "json":
+        print_json({"sha256": digest, "method": method})
+    else:
+        print(digest)
     return 0
 
 
@@ -123,6 +181,12 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return run_demo(Path(args.output_dir) if args.output_dir else None)
 
 
+def _format_option(parser: argparse.ArgumentParser, json_help: str) -> None:
+    parser.add_argument(
+        "--format", choices=["text", "json"], default="text", help=f"text (default) or {json_help}"
+    )
+
+
 def register(subparsers: Any) -> None:
     """Add the kit-level subcommands."""
     demo = subparsers.add_parser(
@@ -130,7 +194,8 @@ def register(subparsers: Any) -> None:
     )
     demo.add_argument(
         "--output-dir",
-        help="where to write the demo's files (default: a new folder under ./apconform-demo/)",
+        help="where to write the demo's files (default: a new temporary folder, "
+        "apconform-demo-XXXX under the system's temporary directory; its path is printed first)",
     )
     demo.set_defaults(handler=_cmd_demo)
 
@@ -138,7 +203,18 @@ def register(subparsers: Any) -> None:
         "validate", help="validate a document against its schema, listing every violation"
     )
     validate.add_argument("--type", required=True, help="document type, e.g. vector")
-    validate.add_argument("file", help="JSON file, or - for stdin")
+    validate.add_argument(
+        "file",
+        nargs="+",
+        metavar="FILE",
+        help="JSON file, or - for stdin; several files are each validated and reported "
+        "(how the pre-commit hook calls it), exit status the worst of theirs",
+    )
+    _format_option(
+        validate,
+        "json: {valid, type, violations} on standard output (for several files, a list of "
+        "them, each with its file)",
+    )
     validate.set_defaults(handler=_cmd_validate)
 
     canon = subparsers.add_parser(
@@ -156,6 +232,7 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="hash the file as text with line endings normalised to LF",
     )
+    _format_option(hash_, "json: {sha256, method}")
     hash_.set_defaults(handler=_cmd_hash)
 
     key = subparsers.add_parser("key", help="manage Ed25519 signing keys")

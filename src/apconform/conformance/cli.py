@@ -117,6 +117,12 @@ def _cmd_lint(args: argparse.Namespace) -> int:
     vectors, findings = lint_vectors(
         _vectors_root(args), load_clause_registry(), protocols=args.protocol or None
     )
+    if args.format == "json":
+        findings_json = [
+            {"file": f.file, "code": f.code, "path": f.path, "message": f.message} for f in findings
+        ]
+        print(json.dumps({"vectors": len(vectors), "findings": findings_json}, indent=2))
+        return 1 if findings else 0
     for finding in findings:
         print(finding)
     print(f"{len(vectors)} vectors checked; {len(findings)} finding(s)")
@@ -316,6 +322,7 @@ def register(subparsers: Any) -> None:
     lint = actions.add_parser("lint", help="check every vector rule, listing every fault")
     _vectors_option(lint)
     lint.add_argument("--protocol", action="append", choices=_PROTOCOLS)
+    lint.add_argument("--format", choices=["text", "json"], default="text")
     lint.set_defaults(handler=_cmd_lint)
     listing = actions.add_parser("list", help="list the vectors, by operation, clause or protocol")
     _vectors_option(listing)

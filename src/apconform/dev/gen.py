@@ -199,8 +199,35 @@ def build_reference_docs(root: Path) -> dict[str, str]:
         for path in sorted(Path(tmp).rglob("*")):
             if path.is_file():
                 rel = path.relative_to(tmp).as_posix()
-                out[f"docs/reference/{rel}"] = path.read_text(encoding="utf-8")
+                text = path.read_text(encoding="utf-8")
+                out[f"docs/reference/{rel}"] = separate_headings(text)
     return out
+
+
+def separate_headings(text: str) -> str:
+    """Put a blank line before every Markdown heading outside code fences.
+
+    LinkML's templates write some headings ("### Cardinality and Requirements")
+    straight after a table row; Markdown then reads the heading as table text and
+    the page shows the hashes literally.
+    """
+    lines: list[str] = []
+    fence: str | None = None
+    for line in text.split("\n"):
+        stripped = line.lstrip()
+        if fence is None and stripped.startswith(("```", "~~~")):
+            fence = stripped[:3]
+        elif fence is not None and stripped.startswith(fence):
+            fence = None
+        elif fence is None and _is_heading(line) and lines and lines[-1].strip():
+            lines.append("")
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _is_heading(line: str) -> bool:
+    hashes = len(line) - len(line.lstrip("#"))
+    return 1 <= hashes <= 6 and line[hashes : hashes + 1] == " "
 
 
 def build_clauses(root: Path) -> dict[str, str]:
@@ -553,7 +580,10 @@ def main_gen(args: list[str]) -> int:
                 *sorted(remaining),
             ],
             check=False,
+            stdout=subprocess.PIPE,
+            text=True,
         )
+        sys.stdout.write(again.stdout)  # through sys.stdout, so `--format json` captures it
         return again.returncode
     for line in write(root, only=remaining):
         print(line)

@@ -9,6 +9,7 @@ case to a deployed API.
 from __future__ import annotations
 
 import shlex
+import shutil
 
 from apconform.conformance.adapters.base import Adapter, MessageAdapter
 from apconform.conformance.adapters.channels import DirectChannel, ExecChannel, load_callable
@@ -45,6 +46,15 @@ def open_adapter(target: str, *, validate_protocol: bool = False) -> Adapter:
             raise ApconformError(
                 ADAPTER_TARGET, f"cannot split the command {rest!r}: {exc}"
             ) from None
+        if argv and shutil.which(argv[0]) is None:
+            # The command names nothing runnable: the --impl value is wrong (a usage error,
+            # exit 2), not an implementation that failed to start (APC-ADAPTER-START, exit 1).
+            raise ApconformError(
+                ADAPTER_TARGET,
+                f"{target}: {argv[0]!r} is not an executable file or a command on PATH",
+                hint="Check the path after exec: (relative paths start at the current "
+                "directory) and that the file is executable (chmod +x).",
+            )
         return MessageAdapter(
             target, lambda: ExecChannel(argv), validate_protocol=validate_protocol
         )
