@@ -185,3 +185,20 @@ def test_transport_values_are_checked(docs: dict[str, Any]) -> None:
         "$.transport.timeoutSeconds",
         "$.transport.backoffMultiplier",
     ]
+
+
+def test_repeats_beyond_the_planned_limit_are_refused_before_any_plan(
+    docs: dict[str, Any],
+) -> None:
+    """Schemathesis found a configuration of 10^10 repeats holding an API worker for minutes."""
+    docs["config"]["repeats"] = "10000"
+    assert load_config(docs["config"]).repeats == 10_000
+    docs["config"]["repeats"] = "10000000000"
+    error = _refusal(docs["config"])
+    assert _found(error) == [
+        (
+            "AP1-CONFIG-REPEATS",
+            "$.repeats",
+            "10000000000 repeats asked for; at most 10,000 are planned",
+        )
+    ]

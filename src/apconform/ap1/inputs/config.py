@@ -24,6 +24,7 @@ from apconform.core.validation import SCHEMA_VIOLATION, validate_document
 from apconform.models.ap1 import Ap1RunConfig, SamplingSettings
 
 __all__ = [
+    "MAX_REPEATS",
     "SAMPLING_PARAMETERS",
     "RunConfig",
     "load_config",
@@ -45,6 +46,16 @@ CREDENTIAL_IN_CONFIG = define_code(
     "AP1-CONFIG-CREDENTIAL",
     "A credential-shaped string is in the configuration",
     "Remove it; the key is read only from the environment variable named by endpoint.apiKeyEnv.",
+    exit_status=1,
+)
+MAX_REPEATS = 10_000
+"""The most repeats a configuration may ask for: each one is a planned cell per item and
+condition, and the plan is built whole when a run is sealed, run or scored."""
+REPEATS_LIMIT = define_code(
+    "AP1-CONFIG-REPEATS",
+    "More repeats than the instrument plans",
+    f"Use at most {MAX_REPEATS:,} repeats per item and condition (the reference instrument "
+    "runs 50); split a larger study into several sealed runs.",
     exit_status=1,
 )
 SETTING_FORM = define_code(
@@ -266,6 +277,14 @@ def load_config(document: Any, *, what: str = "configuration") -> RunConfig:
                 )
             )
     post.extend(_transport_violations(model))
+    if int(model.repeats) > MAX_REPEATS:
+        post.append(
+            violation(
+                REPEATS_LIMIT,
+                "$.repeats",
+                f"{model.repeats} repeats asked for; at most {MAX_REPEATS:,} are planned",
+            )
+        )
     if not post:
         post.extend(condition_violations(model))
     if post:
