@@ -29,6 +29,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--vectors", help="vector folder (default: the kit's)")
     group.addoption("--timeout", type=float, default=10.0, help="seconds per case")
     group.addoption("--validate-protocol", action="store_true")
+    group.addoption(
+        "--trusted-key",
+        action="append",
+        default=[],
+        help="public key (64 hex) the vector manifest may be signed by; named keys replace the "
+        "default (the kit's published TEST key)",
+    )
+    group.addoption("--trust-file", help="a file of trusted public keys, one per line")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -44,6 +52,7 @@ def _session(config: pytest.Config) -> ConformanceSession:
                 "the clause tests need --impl (direct:..., exec:... or http:...)"
             )
         vectors = config.getoption("--vectors")
+        trust_file = config.getoption("--trust-file")
         _SESSION = ConformanceSession(
             CheckOptions(
                 impl=impl,
@@ -51,6 +60,8 @@ def _session(config: pytest.Config) -> ConformanceSession:
                 vectors_dir=Path(vectors) if vectors else None,
                 timeout=config.getoption("--timeout"),
                 validate_protocol=config.getoption("--validate-protocol"),
+                trusted_keys=config.getoption("--trusted-key"),
+                trust_file=Path(trust_file) if trust_file else None,
             )
         )
     return _SESSION

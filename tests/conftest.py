@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from browser_support import Browser, start_browser
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -36,3 +38,19 @@ def repo_copy(tmp_path: Path) -> Path:
             shutil.copytree(REPO / name, target / name, ignore=_SKIP)
     shutil.copy2(REPO / "pyproject.toml", target / "pyproject.toml")
     return target
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """A headless system Chromium for one test module (see tests/browser_support.py).
+
+    Module scope, not session: while Playwright's synchronous API is open it runs an
+    event loop in the main thread, and tests of other modules call asyncio.run().
+    """
+    yield from start_browser()
+
+
+@pytest.fixture(autouse=True)
+def _no_ambient_ledger(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A developer's APCONFORM_LEDGER must never receive the results the tests produce."""
+    monkeypatch.delenv("APCONFORM_LEDGER", raising=False)

@@ -44,6 +44,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "apconform.ap1",
         "apconform.ap1.inspect",
     ),
+    ("apconform.results", "apconform.ledger"),
     (
         "apconform.cli",
         "apconform.commands",
@@ -54,6 +55,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "apconform.apx.demo",
         "apconform.conformance.cli",
         "apconform.conformance.demo",
+        "apconform.ledger.cli",
+        "apconform.ledger.demo",
+        "apconform.ledger.recording",
         "apconform.api",
         "apconform.mcp",
         "apconform.dev",
@@ -271,7 +275,7 @@ def test_self_test_an_upward_import_is_found(tmp_path: Path) -> None:
         ("apconform.ap1.calculator.grammar", 3),
         ("apconform.ap1.scoring.measures.provenance", 6),
         ("apconform.ap1", 7),
-        ("apconform.ap1.cli.scoring", 8),
+        ("apconform.ap1.cli.scoring", 9),
     ],
 )
 def test_layer_lookup_takes_the_longest_prefix(module: str, layer: int) -> None:

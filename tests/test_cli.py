@@ -175,7 +175,7 @@ def test_demo_runs_every_step_and_ends_with_the_reports(
     assert main(["demo", "--output-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "not built yet" not in out
-    tail = out.splitlines()[-5:]
+    tail = out.splitlines()[-6:]
     assert tail[0] == "reports to open (offline):"
     assert tail[1].split() == [
         "AP-1",
@@ -186,10 +186,17 @@ def test_demo_runs_every_step_and_ends_with_the_reports(
     ]
     assert tail[2].split()[-1] == str(tmp_path / "ap1-run" / "report" / "report.md")
     assert tail[3].split()[-1] == str(tmp_path / "conformance" / "report.html")
-    assert tail[4] == "demo finished"
-    for line in tail[1:4]:
+    assert tail[4].split()[:3] == ["results", "site", "(HTML)"]
+    assert tail[4].split()[-1] == str(tmp_path / "results-site" / "index.html")
+    assert tail[5] == "demo finished"
+    assert "chain intact" in out
+    for line in tail[1:5]:
         assert Path(line.split()[-1]).is_file()
     assert "clause registry:" in out
     assert "vectors: " in out
     assert (tmp_path / "signed-sample.json").is_file()
-    assert main(["verify", str(tmp_path / "signed-sample.json")]) == 0
+    signed = json.loads((tmp_path / "signed-sample.json").read_text(encoding="utf-8"))
+    public = signed["signature"]["publicKey"]
+    assert f"apconform verify {tmp_path / 'signed-sample.json'} --trusted-key {public}" in out
+    assert main(["verify", str(tmp_path / "signed-sample.json"), "--trusted-key", public]) == 0
+    assert main(["verify", str(tmp_path / "signed-sample.json")]) == 2  # the TEST key alone

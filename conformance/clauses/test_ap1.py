@@ -463,6 +463,27 @@ def test_AP1_ENG_5(conformance_case: ConformanceCase) -> None:
     conformance_case.check()
 
 
+@pytest.mark.clause("AP1-ENG-6")
+def test_AP1_ENG_6(conformance_case: ConformanceCase) -> None:
+    """An execution that failed at the endpoint (AP1-EP-10) is recorded in full as a
+    `cell-deferred` record, which is not the cell's record: a resume executes the cell
+    again, a run with such cells ends stopped (resumable), not finished, and the report
+    counts the cells retried and still deferred, with their causes. A run stops, resumably,
+    once a stated number of executions in a row (five unless the operator chooses otherwise)
+    have failed at the endpoint, and the stop records why.
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("AP1-ENG-7")
+def test_AP1_ENG_7(conformance_case: ConformanceCase) -> None:
+    """Every file of a run directory is created and opened without following a symbolic link, a
+    new file exclusively, and the directory itself must be a real directory; a link found
+    where a file of the run belongs is refused with an error naming it.
+    """
+    conformance_case.check()
+
+
 @pytest.mark.clause("AP1-EP-1")
 def test_AP1_EP_1(conformance_case: ConformanceCase) -> None:
     """A request body holds, in this order: model, messages, tools (the one calculator function
@@ -471,6 +492,17 @@ def test_AP1_EP_1(conformance_case: ConformanceCase) -> None:
     as a JSON number with exactly the digits of its declared decimal string; a text
     parameter as a JSON string; an omitted parameter is not written. Every parameter is also
     recorded as sent (with the text written) or omitted (with its reason and detail).
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("AP1-EP-10")
+def test_AP1_EP_10(conformance_case: ConformanceCase) -> None:
+    """An execution whose failing round never reached the model, because every attempt of that
+    round failed in transport (no HTTP response, or a timeout), or whose round was refused
+    access (HTTP 401, 403 or 404), failed at the endpoint: it is not an outcome. Every other
+    exhausted round (HTTP 429 or 5xx, an unreadable body, another status) is the execution's
+    outcome, UNMEASURED with its cause.
     """
     conformance_case.check()
 
@@ -534,6 +566,32 @@ def test_AP1_EP_7(conformance_case: ConformanceCase) -> None:
     """The instrument contacts no host but the endpoint under test: it follows no redirect (a
     3xx is an HTTP error), ignores proxy and credential settings from the environment, and
     sends no telemetry.
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("AP1-EP-8")
+def test_AP1_EP_8(conformance_case: ConformanceCase) -> None:
+    """Masking covers every form in which an endpoint could hand a known secret back: the
+    literal text; JSON text in which any of its characters is written as a `\\uXXXX` escape
+    (in either case, also escaped again) or, for `/`, `\"` and `\\`, as a two-character
+    escape; percent-encoding of any of its characters (also encoded twice); HTML character
+    references; the hexadecimal of its bytes; and base64, standard or URL-safe, of any text
+    that contains it, such as `Bearer <key>`, wherever it starts in the encoded text. It
+    applies to every stored string of every record, member names and identifiers included,
+    before the record is hashed.
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("AP1-EP-9")
+def test_AP1_EP_9(conformance_case: ConformanceCase) -> None:
+    """Before its first request a run refuses, with `AP1-KEY-PLAIN-HTTP`, to send an API key
+    over plain `http://` to a host that is not loopback; loopback is judged from the URL
+    alone (an IP literal in 127.0.0.0/8, `::1` or an IPv4-mapped loopback address, or the
+    name `localhost` or a name ending in `.localhost`), never by resolving a name. Only an
+    override the operator gives by name lifts the refusal, and the run records how its
+    requests carried the key (`no-key`, `tls`, `loopback` or `plain-http-override`).
     """
     conformance_case.check()
 
@@ -946,6 +1004,15 @@ def test_AP1_RPT_5(conformance_case: ConformanceCase) -> None:
     conformance_case.check()
 
 
+@pytest.mark.clause("AP1-RPT-6")
+def test_AP1_RPT_6(conformance_case: ConformanceCase) -> None:
+    """The report states how many transcript records it read and the `sha256` of the last one,
+    so that the exact transcript it scored is pinned: re-scoring says so when the transcript
+    now holds fewer records than the report scored, or another hash at that position.
+    """
+    conformance_case.check()
+
+
 @pytest.mark.clause("AP1-SCR-1")
 def test_AP1_SCR_1(conformance_case: ConformanceCase) -> None:
     """The scorer reads, of an execution record, only its cell key, condition, item, repeat,
@@ -1034,8 +1101,11 @@ def test_AP1_SEAL_7(conformance_case: ConformanceCase) -> None:
 @pytest.mark.clause("AP1-SEAL-8")
 def test_AP1_SEAL_8(conformance_case: ConformanceCase) -> None:
     """A seal may carry an Ed25519 signature over the RFC 8785 bytes of the whole record
-    without its `signature` member (so the timestamp is signed too); verification then
-    checks it, against trusted keys when they are given.
+    without its `signature` member, so the signature covers `sealedAt`, which the composite
+    hash leaves out; verification then checks it against the trusted keys (KIT-SIG-4) and,
+    when it does not match, names what changed where the record tells it (every member but
+    `sealedAt` still matching `sealHash` points at `sealedAt`). An unsigned seal does not
+    protect its `sealedAt`, and a verifier says so.
     """
     conformance_case.check()
 
@@ -1140,6 +1210,30 @@ def test_AP1_TR_6(conformance_case: ConformanceCase) -> None:
     the instrument's calculator's returns for the recorded arguments is refused, and a
     source is imported whole or not at all. An imported execution record is scored as any
     other; its evidence classes rest on the harness's record, which the provenance states.
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("AP1-TR-7")
+def test_AP1_TR_7(conformance_case: ConformanceCase) -> None:
+    """A transcript is anchored at its end by a head written beside it whenever a run starts,
+    resumes, stops or finishes: the number of records and the `sha256` of the last one (and,
+    when the operator asks, an Ed25519 signature over both). Verification compares the chain
+    with its head and names what it finds: a transcript with fewer records than its head was
+    cut (or emptied), and says at which record it ends and which record is missing; one
+    whose record at the head's position carries another hash was rewritten and re-chained;
+    records after the head belong to a run that did not end cleanly and leave it unfinished;
+    a transcript whose first record declares a head that is missing cannot be checked at its
+    end; a transcript that declares none is unanchored (an older format). A transcript that
+    is consistent but not finished is reported as unfinished, never as complete.
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("AP1-TR-8")
+def test_AP1_TR_8(conformance_case: ConformanceCase) -> None:
+    """A `cell-deferred` record is not a cell's record: a cell may have any number of them
+    before its one execution record, and none after it.
     """
     conformance_case.check()
 

@@ -29,6 +29,18 @@ def test_KIT_ERR_1(conformance_case: ConformanceCase) -> None:
     conformance_case.check()
 
 
+@pytest.mark.clause("KIT-FILE-1")
+def test_KIT_FILE_1(conformance_case: ConformanceCase) -> None:
+    """A file a user names is opened without blocking and examined before a byte is read: only
+    a regular file is read, a directory, a named pipe, a device or a socket is refused at
+    once with `APC-FILE-NOT-REGULAR`, a file larger than the limit for its kind of input is
+    refused from its size with the limit stated (`APC-FILE-TOO-LARGE`, or `APC-JSON-SIZE`
+    for a document), and no more than the limit plus one byte is ever read. Standard input
+    is read only by commands documented to read it, under the same limit.
+    """
+    conformance_case.check()
+
+
 @pytest.mark.clause("KIT-HASH-1")
 def test_KIT_HASH_1(conformance_case: ConformanceCase) -> None:
     """The digest of a JSON string is the SHA-256 of its UTF-8 bytes, without quotes; the
@@ -143,6 +155,30 @@ def test_KIT_SIG_3(conformance_case: ConformanceCase) -> None:
     """Private keys are read only from a file that its owner alone can read or from an
     environment variable, and never appear in any output, log, error message or stored
     record.
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("KIT-SIG-4")
+def test_KIT_SIG_4(conformance_case: ConformanceCase) -> None:
+    """A verification trusts exactly the public keys its user names (one by one, or listed in a
+    trust file). When none is named it trusts the kit's published TEST key alone, and its
+    output says in words that the TEST key verified the document: since that key's private
+    half is public, this shows the document is unchanged, never who vouched for it. A key
+    that is named replaces the TEST key; it is not added to it. A document whose signature
+    is valid but whose signer is not trusted is refused with `APC-SIG-UNTRUSTED`, and a
+    report built on verified vectors records which key verified them and on what grounds.
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("KIT-SIG-5")
+def test_KIT_SIG_5(conformance_case: ConformanceCase) -> None:
+    """The signature is checked against the data before the signer is judged, so a changed
+    document is refused with `APC-SIG-INVALID` whoever signed it; where the document lets it
+    be told (a manifest's listing against its files or a released manifest, a seal's own
+    hash, a head's count against its transcript), the refusal names the members that no
+    longer match.
     """
     conformance_case.check()
 

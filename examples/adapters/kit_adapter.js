@@ -346,6 +346,7 @@ const SIGNATURE_FORMS = {
   publicKey: HEX64,
   signature: /^[0-9a-f]{128}$/,
 };
+const PUBLISHED_TEST_KEY = "bf5a2b8310cf77bfa31a77d46cf7070754307ece3d1bea496751fc3964cbc662";
 const SPKI_ED25519_PREFIX = Buffer.from("302a300506032b6570032100", "hex");
 
 function verifySignatureOperation(input) {
@@ -394,7 +395,24 @@ function verifySignatureOperation(input) {
       "signature",
     ]);
   }
-  return { valid: true, keyId: expectedId };
+  if (!("trustedKeys" in input)) {
+    return { valid: true, keyId: expectedId };
+  }
+  // KIT-SIG-4: the keys named are trusted, and they replace the published TEST key, which is
+  // trusted only when none is named; the data is checked first (KIT-SIG-5).
+  const named = member(input, "trustedKeys", "array");
+  const trusted = named.length > 0 ? named : [PUBLISHED_TEST_KEY];
+  if (!trusted.includes(signature.publicKey)) {
+    throw new Refusal("APC-SIG-UNTRUSTED", `the signing key ${expectedId} is not trusted`, [
+      ...where,
+      "publicKey",
+    ]);
+  }
+  return {
+    valid: true,
+    keyId: expectedId,
+    trust: named.length > 0 ? "named-key" : "published-test-key",
+  };
 }
 
 // The vector rules of docs/kit/index.md, against the clause registry in spec/clauses.json.

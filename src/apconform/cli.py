@@ -1,7 +1,7 @@
 """`apconform`: one command with subcommands, thin over the library.
 
 Each protocol package contributes its own subcommand group through a
-``register(subparsers)`` function listed in :data:`_GROUPS`; this module only
+``register(subparsers)`` function listed in :data:`_COMMANDS`; this module only
 parses arguments, calls the library and turns the kit's errors into a message
 on stderr and an exit status (0 done, 1 document refused, 2 usage or input
 error, 130 interrupted). It never prints a Python traceback unless
@@ -23,7 +23,7 @@ from typing import Any, NoReturn
 from apconform import __version__
 from apconform.core.errors import ApconformError, DocumentRefused, UsageError
 
-__all__ = ["main", "print_json", "read_document"]
+__all__ = ["main", "print_json", "read_document", "trust_arguments"]
 
 # The modules whose ``register(subparsers)`` add top-level commands, each with the names and
 # one-line helps of the commands it adds, in order. The top-level parser lists every command from
@@ -56,6 +56,9 @@ _COMMANDS: dict[str, tuple[tuple[str, str], ...]] = {
     "apconform.mcp.cli": (
         ("mcp", "serve apx_validate, apx_evaluate and apx_promote over MCP (stdio)"),
     ),
+    "apconform.ledger.cli": (
+        ("ledger", "the results ledger: list, show, verify, diff, export, import, record, site"),
+    ),
 }
 _MODULES = {name: module for module, commands in _COMMANDS.items() for name, _ in commands}
 
@@ -74,6 +77,22 @@ def read_document(source: str) -> Any:
     if source == "-":
         return load_stream(sys.stdin.buffer, source="<stdin>")
     return load_path(Path(source))
+
+
+def trust_arguments(parser: Any) -> None:
+    """--trusted-key (repeatable) and --trust-file: the keys a verification accepts."""
+    parser.add_argument(
+        "--trusted-key",
+        action="append",
+        metavar="HEX",
+        help="public key (64 hex) to trust; repeat for several. Named keys replace the "
+        "default, which is the kit's published TEST key alone",
+    )
+    parser.add_argument(
+        "--trust-file",
+        metavar="FILE",
+        help="a file of public keys to trust, one per line (# comments allowed)",
+    )
 
 
 def print_json(value: Any, *, stream: Any = None) -> None:

@@ -23,6 +23,7 @@ _STEPS = (
     ("APx: score the demo campaign", "apconform.apx.demo"),
     ("AP-1: seal and run the worked example against the built-in endpoint", "apconform.ap1.demo"),
     ("Conformance: check the reference implementation", "apconform.conformance.demo"),
+    ("Ledger: keep the results, signed and chained, and publish the site", "apconform.ledger.demo"),
 )
 
 

@@ -35,6 +35,8 @@ def test_every_must_clause_is_covered_both_ways() -> None:
     untestable = sorted(cid for cid, clause in clauses.items() if "untestable" in clause)
     assert untestable == [
         "AP1-ENG-5",
+        "AP1-ENG-6",  # endpoint outages and early stops: the kit's own tests kill endpoints
+        "AP1-ENG-7",  # links planted in run directories: the kit's own tests plant them
         "AP1-EP-6",
         "AP1-EP-7",
         "AP1-IMP-6",

@@ -134,7 +134,7 @@ def test_serve_mock_serves_until_interrupted() -> None:
         url = first.split(" on ")[1].split(" ")[0]
         assert url.startswith("http://127.0.0.1:")
         models = requests.get(url.replace("chat/completions", "models"), timeout=5).json()
-        assert len(models["data"]) == 10
+        assert len(models["data"]) == 11  # ten personas and mock-mixed
     finally:
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=10)

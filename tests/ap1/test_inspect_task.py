@@ -22,6 +22,7 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 
 from apconform.ap1.inspect import ap1, import_inspect_log
 from apconform.ap1.scoring import score_run
+from apconform.ap1.transcript.head import check_anchor, read_head
 from apconform.ap1.transcript.verify import verify_transcript
 from apconform.core.errors import ApconformError
 
@@ -203,6 +204,8 @@ def test_the_import_writes_a_transcript_that_scores_as_the_scorer_showed(
     assert result.statuses == {"EXECUTED": 6, "VOID": 2}
     report = verify_transcript(target / "transcript.jsonl", seal_hash=result.seal_hash)
     assert report.ok and report.finished
+    anchor = check_anchor(report, read_head(target), seal_hash=result.seal_hash)
+    assert anchor.state == "anchored"  # the import writes the transcript's head too
     records = transcript_records(target)
     assert [r["kind"] for r in records] == ["run-started", *["execution"] * PLANNED, "run-finished"]
     started = records[0]["runStarted"]["provenance"]

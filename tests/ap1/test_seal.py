@@ -122,14 +122,20 @@ def test_a_signed_seal_verifies_and_a_tampered_one_does_not(
     run = tmp_path / "run"
     record = write_sealed_run(run, _inputs(docs), sign_key=key)
     assert record["signature"]["keyId"] == key.key_id
-    assert verify_seal(run, trusted_keys=[key.public_key_hex])[0] == []
+    [note] = verify_seal(run, trusted_keys=[key.public_key_hex])[0]
+    assert (note.component, note.fatal) == ("signature", False)
+    assert f"verified against the trusted key {key.key_id} (named by you)" in note.message
     other = generate_signing_key()
     assert [f.component for f in verify_seal(run, trusted_keys=[other.public_key_hex])[0]] == [
         "signature"
     ]
+    [untrusted] = verify_seal(run)[0]  # no key named: only the published TEST key is trusted
+    assert untrusted.fatal and "only the kit's published TEST key is trusted" in untrusted.message
     record["sealedAt"] = "2020-01-01T00:00:00Z"  # outside the composite, inside the signature
     (run / "seal.json").write_text(json.dumps(record))
-    assert [f.component for f in verify_seal(run)[0]] == ["signature"]
+    [changed] = verify_seal(run, trusted_keys=[key.public_key_hex])[0]
+    assert changed.component == "signature" and changed.fatal
+    assert "does not match" in changed.message and "changed: sealedAt" in changed.message
 
 
 def test_a_directory_that_holds_a_run_is_refused(docs: dict[str, Any], tmp_path: Path) -> None:

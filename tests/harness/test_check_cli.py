@@ -105,7 +105,7 @@ def test_vacuous_runs_are_incomplete(tmp_path: Path, capsys: pytest.CaptureFixtu
     _sign(folder)
     assert main(["check", "--impl", DIRECT, "--vectors", str(folder)]) == 3
     out = capsys.readouterr().out
-    assert "kit: 12 MUST clause(s) had no executed vector: KIT-ERR-1" in out
+    assert "kit: 14 MUST clause(s) had no executed vector: KIT-ERR-1" in out
     assert out.endswith("verdict: INCOMPLETE (exit status 3)\n")
     skip_all = ",".join(f"skip={k}" for k in plan(dict.fromkeys(VECTORS, "skip")).split(",") if k)
     impl = f"{FAULTY_EXEC} {skip_all.replace('skip=skip=', 'skip=')}"
@@ -124,8 +124,10 @@ def test_report_signature_round_trip(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main(["report", "verify", str(report), *trusted]) == 0
     assert "is valid; " in capsys.readouterr().out
     assert main(["report", "verify", str(report), "--trusted-key", VECTOR_TEST_PUBLIC_KEY]) == 2
+    assert main(["report", "verify", str(report)]) == 2  # none named: the TEST key alone
+    assert "only the kit's published TEST key is trusted" in capsys.readouterr().err
     report.write_text(report.read_text().replace('"pass"', '"fail"', 1))
-    assert main(["report", "verify", str(report)]) == 1
+    assert main(["report", "verify", str(report), *trusted]) == 1
     assert "has changed since it was signed" in capsys.readouterr().err
 
 

@@ -56,5 +56,10 @@ def test_a_wrong_javascript_answer_is_caught(tmp_path: Path) -> None:
         "kit-jcs-key-order-utf16",
         "kit-jcs-whitespace-and-order",
         "kit-sig-member-order-irrelevant",
+        "kit-sig-trust-default-test-key",
+        "kit-sig-trust-named-replaces-default",
+        "kit-sig-trust-named-signer",
+        "kit-sig-trust-named-test-key",
+        "kit-sig-trust-unnamed-signer",
         "kit-sig-valid",
     ]

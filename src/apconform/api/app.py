@@ -14,7 +14,8 @@ from starlette.responses import Response
 
 from apconform.api.catalog import Catalog
 from apconform.api.guard import RequestGuard, request_id_of
-from apconform.api.openapi import build_openapi
+from apconform.api.ledger_service import LedgerService
+from apconform.api.openapi import LEDGER_DESCRIPTION, build_openapi
 from apconform.api.problems import (
     METHOD,
     NOT_FOUND,
@@ -29,6 +30,7 @@ from apconform.api.routes.ap1_scoring import AP1_SCORING_ROUTES
 from apconform.api.routes.apx import APX_ROUTES
 from apconform.api.routes.conformance import add_conformance_routes
 from apconform.api.routes.documents import add_document_routes
+from apconform.api.routes.ledger import add_ledger_routes
 from apconform.api.routes.operations import add_operation_routes
 from apconform.api.routing import JsonResponse
 from apconform.api.settings import ApiSettings
@@ -36,9 +38,10 @@ from apconform.api.typed import add_typed_routes
 from apconform.core.errors import ApconformError, DocumentRefused, Violation
 from apconform.core.jsonpath import format_path
 
-__all__ = ["OPENAPI_PATH", "create_app", "openapi_text"]
+__all__ = ["OPENAPI_PATH", "create_app", "ledger_openapi_text", "openapi_text"]
 
 OPENAPI_PATH = "/v1/openapi.json"
+FROM_ENV = "from-environment"
 
 
 def _problem(request: Request, error: ApconformError, headers: Any = None) -> Response:
@@ -72,9 +75,21 @@ async def _on_http(request: Request, exc: Exception) -> Response:
         error = ApconformError(NOT_FOUND, f"no route has the path {request.url.path!r}")
     elif exc.status_code == 405:
         error = ApconformError(METHOD, f"{request.method} is not allowed on {request.url.path!r}")
+        return _problem(request, error, {"Allow": _allowed(request)})
     else:
         error = ApconformError(REQUEST, str(exc.detail))
     return _problem(request, error, exc.headers)
+
+
+def _allowed(request: Request) -> str:
+    """Every method some route serves on the request's path (one path can have several routes,
+    such as GET and POST /v1/ledger/entries; Starlette would name only the first one's)."""
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        pattern = getattr(route, "path_regex", None)
+        if pattern is not None and pattern.match(request.url.path):
+            methods |= set(getattr(route, "methods", None) or ())
+    return ", ".join(sorted(methods))
 
 
 def create_app(
@@ -82,6 +97,7 @@ def create_app(
     *,
     extra: APIRouter | None = None,
     load_catalog: bool = True,
+    ledger: LedgerService | str | None = FROM_ENV,
 ) -> FastAPI:
     """Build the API. ``settings`` default to the ``APCONFORM_API_*`` environment variables.
 
@@ -89,9 +105,12 @@ def create_app(
     clause registry and vectors are loaded and checked here, so a broken
     installation fails at start-up; ``load_catalog=False`` skips that for
     building the OpenAPI document, which must not depend on the data (the
-    generation command builds it while the data may be mid-edit).
+    generation command builds it while the data may be mid-edit). ``ledger``
+    adds the ledger routes (default: from ``APCONFORM_API_LEDGER``; ``None``:
+    none, the API stays stateless).
     """
     config = settings if settings is not None else ApiSettings.from_env()
+    service = LedgerService.from_env() if ledger == FROM_ENV else ledger
     app = FastAPI(
         title="apconform HTTP API",
         openapi_url=None,
@@ -100,6 +119,7 @@ def create_app(
         separate_input_output_schemas=False,
     )
     app.state.settings = config
+    app.state.ledger = service
     app.state.catalog = Catalog.load() if load_catalog else None
     app.state.executor = (
         ThreadPoolExecutor(config.threads, thread_name_prefix="apconform-api")
@@ -113,6 +133,8 @@ def create_app(
     typed = add_typed_routes(app.router, (*APX_ROUTES, *AP1_ROUTES, *AP1_SCORING_ROUTES))
     add_document_routes(app.router)
     add_operation_routes(app.router, skip=typed)
+    if isinstance(service, LedgerService):
+        add_ledger_routes(app.router)
     if extra is not None:
         app.include_router(extra)
     app.add_exception_handler(ApconformError, _on_kit_error)
@@ -140,5 +162,15 @@ def create_app(
 def openapi_text(app: FastAPI | None = None) -> str:
     """The OpenAPI document as the deterministic text committed in ``schemas/openapi.json``."""
     if app is None:
-        app = create_app(load_catalog=False)
+        app = create_app(load_catalog=False, ledger=None)
     return json.dumps(app.openapi(), indent=2, ensure_ascii=False) + "\n"
+
+
+def ledger_openapi_text() -> str:
+    """The OpenAPI document of the ledger routes alone (``schemas/openapi-ledger.json``)."""
+    app = FastAPI(openapi_url=None, docs_url=None, redoc_url=None)
+    add_ledger_routes(app.router)
+    document = build_openapi(
+        app, title="apconform HTTP API: ledger routes", description=LEDGER_DESCRIPTION
+    )
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"

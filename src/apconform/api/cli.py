@@ -67,14 +67,19 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     settings = ApiSettings(
         request_timeout=args.request_timeout,
         max_in_flight=args.max_in_flight,
+        max_uploading=args.max_uploading,
+        body_timeout=args.body_timeout,
         threads=args.threads,
     )
     # Worker processes build the app themselves; the environment carries the limits to them.
     os.environ.update(settings.to_env())
+    service = _ledger_service(args)
     if args.workers == 1:
         from apconform.api.app import create_app
 
         create_app(settings)  # fail here, with a message, if the installation is broken
+    if service is not None:
+        service.ledger().close()  # fail here if the ledger cannot be opened or created
     run(
         host=args.host,
         port=args.port,
@@ -82,6 +87,26 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         log_config=logging_config(args.log_level, access_log=not args.no_access_log),
     )
     return 0
+
+
+def _ledger_service(args: argparse.Namespace) -> Any:
+    """The ledger the workers serve, announced to them through the environment (or none)."""
+    from apconform.api.ledger_service import LedgerService
+
+    if args.ledger is None:
+        if args.allow_unsigned or args.trusted_key:
+            raise UsageError("--allow-unsigned and --trusted-key need --ledger")
+        for name in LedgerService("-").to_env():
+            os.environ.pop(name, None)  # without --ledger the API stays stateless
+        return None
+    from apconform.core.signing import key_id
+
+    keys = tuple(args.trusted_key or ())
+    for key in keys:
+        key_id(key)  # a malformed key is refused now, not at the first submission
+    service = LedgerService(args.ledger, args.allow_unsigned, keys)
+    os.environ.update(service.to_env())
+    return service
 
 
 def _cmd_openapi(args: argparse.Namespace) -> int:
@@ -126,7 +151,20 @@ def register(subparsers: Any) -> None:
         "--max-in-flight",
         type=_positive_int,
         default=64,
-        help="requests one worker handles at once; more get 503 (default 64)",
+        help="requests one worker works on at once (bodies received); more get 503 (default 64)",
+    )
+    serve.add_argument(
+        "--max-uploading",
+        type=_positive_int,
+        default=512,
+        help="requests one worker receives bodies for at once; they do not count against "
+        "--max-in-flight; more get 503 (default 512)",
+    )
+    serve.add_argument(
+        "--body-timeout",
+        type=_positive_float,
+        default=5.0,
+        help="seconds a client may take to send its whole body; later gets 408 (default 5)",
     )
     serve.add_argument(
         "--request-timeout",
@@ -142,6 +180,21 @@ def register(subparsers: Any) -> None:
     )
     serve.add_argument(
         "--no-access-log", action="store_true", help="do not write one log line per request"
+    )
+    serve.add_argument(
+        "--ledger",
+        metavar="PATH-OR-URL",
+        help="serve a results ledger too (an SQLite file or postgresql+psycopg:// URL): adds "
+        "the /v1/ledger routes",
+    )
+    serve.add_argument(
+        "--allow-unsigned", action="store_true", help="with --ledger: accept unsigned results"
+    )
+    serve.add_argument(
+        "--trusted-key",
+        action="append",
+        metavar="HEX",
+        help="with --ledger: accept results signed only by these public keys (repeatable)",
     )
     serve.set_defaults(handler=_cmd_serve)
 

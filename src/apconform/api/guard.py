@@ -6,14 +6,17 @@ In order, it
 
 1. takes the client's ``X-Request-Id`` when it is well formed, or makes one,
    and adds it to every response;
-2. answers 503 at once when the worker already handles ``max_in_flight``
-   requests;
-3. refuses a declared ``Content-Length`` above the body limit with 413
+2. refuses a declared ``Content-Length`` above the body limit with 413
    before reading a byte, and counts streamed (chunked) bodies as they
    arrive, refusing as soon as the count passes the limit, so no more than
    the limit plus one chunk is ever held;
-4. runs the application under the processing-time limit (503 when it runs
-   out);
+3. reads the whole body under its own short time limit (408 when it runs
+   out); a request still sending its body is an *upload*, counted apart
+   (at most ``max_uploading``, then 503), so clients that trickle their
+   bodies never take the places of requests being worked on;
+4. answers 503 at once when the worker already works on ``max_in_flight``
+   requests, and otherwise runs the application under the processing-time
+   limit (503 when it runs out);
 5. turns any exception that escaped the application into a 500 problem
    document with the request id (the traceback goes to the log only);
 6. writes one structured access-log record per request, never with a body.
@@ -80,6 +83,9 @@ class RequestGuard:
         self.settings = settings
         self.limits = Limits(max_bytes=settings.max_body_bytes)
         self.in_flight = 0
+        """Requests whose body has arrived and that the application works on."""
+        self.uploading = 0
+        """Requests still sending their body (they hold no place of ``in_flight``)."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -120,6 +126,23 @@ class RequestGuard:
             await send_with_id({"type": "http.response.body", "body": body})
 
         try:
+            if self.uploading >= self.settings.max_uploading:
+                await problem(
+                    ApconformError(
+                        BUSY,
+                        f"this worker already receives {self.settings.max_uploading} bodies",
+                    ),
+                    [(b"retry-after", b"1"), (b"connection", b"close")],
+                )
+                return
+            self.uploading += 1
+            try:
+                body = await self._receive(receive, declared, state)
+            except _BodyRefused as refused:
+                await problem(refused.error, [(b"connection", b"close")] if refused.close else [])
+                return
+            finally:
+                self.uploading -= 1
             if self.in_flight >= self.settings.max_in_flight:
                 await problem(
                     ApconformError(
@@ -131,9 +154,7 @@ class RequestGuard:
                 return
             self.in_flight += 1
             try:
-                await self._serve(scope, receive, send_with_id, declared, state)
-            except _BodyRefused as refused:
-                await problem(refused.error, [(b"connection", b"close")] if refused.close else [])
+                await self._serve(scope, receive, send_with_id, body)
             except _Deadline:
                 if state["status"] == 0:
                     limit = self.settings.request_timeout
@@ -178,20 +199,16 @@ class RequestGuard:
                     },
                 )
 
-    async def _serve(
-        self,
-        scope: Scope,
-        receive: Receive,
-        send: Send,
-        declared: int | None,
-        state: dict[str, int],
-    ) -> None:
+    async def _receive(
+        self, receive: Receive, declared: int | None, state: dict[str, int]
+    ) -> bytes:
+        """The whole body, within its size and time limits (else _BodyRefused)."""
         limit = self.settings.max_body_bytes
         if declared is not None and declared > limit:
             raise _BodyRefused(size_error("request body", self.limits, declared), close=True)
         try:
             async with asyncio.timeout(self.settings.body_timeout):
-                body = await self._read_body(receive, limit, state)
+                return await self._read_body(receive, limit, state)
         except TimeoutError:  # _read_body raises nothing else of this type
             timeout = self.settings.body_timeout
             raise _BodyRefused(
@@ -200,6 +217,8 @@ class RequestGuard:
                 ),
                 close=True,
             ) from None
+
+    async def _serve(self, scope: Scope, receive: Receive, send: Send, body: bytes) -> None:
         replayed = False
 
         async def replay() -> Message:

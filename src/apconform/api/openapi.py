@@ -22,7 +22,7 @@ from apconform import __version__
 from apconform.api.routing import model_ref, registered_models
 from apconform.core.errors import UsageError
 
-__all__ = ["DESCRIPTION", "build_openapi", "document_model"]
+__all__ = ["DESCRIPTION", "LEDGER_DESCRIPTION", "build_openapi", "document_model"]
 
 DESCRIPTION = """\
 The apconform reference implementation as a service. It holds no state:
@@ -49,6 +49,16 @@ protocol's code and wording (422), and the body is then checked against its
 documented schema.
 """
 
+LEDGER_DESCRIPTION = """\
+The routes a server started with `apconform serve --ledger URL` adds to the
+stateless API (whose document is `schemas/openapi.json`): submit a result to
+the results ledger, list and fetch entries, and the implementations x clauses
+matrix. A server without a ledger does not serve them (404). The bodies,
+limits and problem documents are those of the stateless API; a submission is
+verified completely before it is stored, and concurrent submissions form one
+linear chain.
+"""
+
 TAGS = [
     {"name": "service", "description": "Liveness and what this server is."},
     {"name": "conformance", "description": "Vectors, clauses and checking answers."},
@@ -56,6 +66,7 @@ TAGS = [
     {"name": "kit", "description": "The kit's own operations (canonical JSON, bounded loading)."},
     {"name": "apx", "description": "APx 0.1 operations."},
     {"name": "ap1", "description": "AP-1 operations."},
+    {"name": "ledger", "description": "The results ledger (only with --ledger)."},
 ]
 
 
@@ -102,14 +113,16 @@ def _standard_bounds(value: Any) -> None:
             _standard_bounds(child)
 
 
-def build_openapi(app: FastAPI) -> dict[str, Any]:
+def build_openapi(
+    app: FastAPI, *, title: str = "apconform HTTP API", description: str = DESCRIPTION
+) -> dict[str, Any]:
     """The complete OpenAPI document of an app made by :func:`apconform.api.create_app`."""
     document = get_openapi(
-        title="apconform HTTP API",
+        title=title,
         version=__version__,
         openapi_version="3.1.0",
         summary="Conformance kit for AP-1 and APx: the reference implementation over HTTP.",
-        description=DESCRIPTION,
+        description=description,
         routes=app.routes,
         tags=TAGS,
         license_info={"name": "Apache-2.0", "identifier": "Apache-2.0"},

@@ -27,10 +27,14 @@ class ApiSettings:
     """Largest request body accepted (the loader's document limit, 1 MiB)."""
     request_timeout: float = 10.0
     """Seconds from the end of the body to the start of the response."""
-    body_timeout: float = 10.0
-    """Seconds a client may take to send the whole body."""
+    body_timeout: float = 5.0
+    """Seconds a client may take to send the whole body (then 408)."""
     max_in_flight: int = 64
-    """Requests one worker handles at once; more are answered 503 at once."""
+    """Requests one worker works on at once (their bodies have arrived); more are answered
+    503 at once."""
+    max_uploading: int = 512
+    """Requests one worker receives bodies for at once; they do not take places of
+    ``max_in_flight``, so slow uploads cannot crowd out requests. More are answered 503."""
     threads: int = 1
     """Threads per worker process that run operations. The work is CPU-bound Python, so
     more threads only contend for the interpreter lock; add worker processes instead.

@@ -77,12 +77,15 @@ def _cmd_freeze(args: argparse.Namespace) -> int:
 def _cmd_evaluate(args: argparse.Namespace) -> int:
     from apconform.apx import evaluate_document
     from apconform.apx.presentation import result_table
+    from apconform.ledger.recording import record_result
 
     document = read_document(args.file)
     result = _signed(
         args, evaluate_document(_member(document, "manifest"), _member(document, "run"))
     )
-    return _emit(args, result, result_table(result))
+    status = _emit(args, result, result_table(result))
+    record_result(args, "apx-result", result)
+    return status
 
 
 def _cmd_promote(args: argparse.Namespace) -> int:
@@ -140,6 +143,8 @@ def _add_common(parser: argparse.ArgumentParser, *, reads: bool = True) -> None:
 
 def register(subparsers: Any) -> None:
     """Add the ``apx`` command group to the ``apconform`` parser."""
+    from apconform.ledger.recording import add_ledger_options
+
     group = subparsers.add_parser(
         "apx",
         help="APx 0.1: validate, freeze, evaluate and promote agent campaigns",
@@ -161,6 +166,7 @@ def register(subparsers: Any) -> None:
     evaluate = commands.add_parser("evaluate", help="score {manifest, run}: apx-result/0.1")
     _add_common(evaluate)
     evaluate.add_argument("--sign", metavar="KEYFILE", help="sign the result with this key file")
+    add_ledger_options(evaluate)
     evaluate.set_defaults(handler=_cmd_evaluate)
     promote = commands.add_parser(
         "promote", help="compare {manifest, comparison, options?}: apx-promotion/0.1"

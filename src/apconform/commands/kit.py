@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from apconform.cli import print_json, read_document
+from apconform.cli import print_json, read_document, trust_arguments
 from apconform.core.errors import UsageError
 
 __all__ = ["register"]
@@ -42,16 +42,31 @@ def _cmd_canonicalize(args: argparse.Namespace) -> int:
     return 0
 
 
+_TEXT_LIMIT = 64 * 1024 * 1024
+"""The largest text `hash --text` reads (a standard's text or a derivation source is far less)."""
+
+
+def _read_text_argument(source: str) -> str:
+    from apconform.core.files import FILE_NOT_TEXT, read_stream, read_text
+
+    if source != "-":
+        return read_text(source, max_bytes=_TEXT_LIMIT, what="a text to hash")
+    data = read_stream(sys.stdin.buffer, max_bytes=_TEXT_LIMIT, what="a text to hash")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        from apconform.core.errors import ApconformError
+
+        raise ApconformError(
+            FILE_NOT_TEXT, f"<stdin>: byte {exc.start} is not UTF-8 ({exc.reason})"
+        ) from None
+
+
 def _cmd_hash(args: argparse.Namespace) -> int:
     from apconform.core.canonical import sha256_hex, sha256_text
 
     if args.text:
-        path = Path(args.file)
-        try:
-            text = path.read_bytes().decode("utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise UsageError(f"cannot read {path} as UTF-8 text: {exc}") from None
-        print(sha256_text(text))
+        print(sha256_text(_read_text_argument(args.file)))
     else:
         print(sha256_hex(read_document(args.file)))
     return 0
@@ -78,18 +93,27 @@ def _cmd_sign(args: argparse.Namespace) -> int:
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
-    from apconform.core.signing import verify_document
+    from apconform.core.errors import ApconformError
+    from apconform.core.signing import SIG_INVALID
+    from apconform.core.trust import trust_anchors, verify_trusted
 
     document = read_document(args.file)
     if not isinstance(document, dict):
         raise UsageError("only a JSON object can carry an attached signature")
-    trusted = args.trusted_key or None
-    verify_document(document, field=args.field, trusted_public_keys=trusted)
+    anchors = trust_anchors(args.trusted_key, args.trust_file)
+    try:
+        statement = verify_trusted(document, anchors, field=args.field)
+    except ApconformError as error:
+        if error.error_code is not SIG_INVALID:
+            raise
+        raise ApconformError(
+            SIG_INVALID,
+            error.message + "; which member changed cannot be determined: the signature covers "
+            "the document as a whole",
+            path=error.path,
+        ) from None
     signature = document[args.field]
-    print(
-        f"signature valid: key {signature['keyId']}"
-        + ("" if trusted else " (no trusted key given: integrity only, not identity)")
-    )
+    print(f"signature valid: key {signature['keyId']}; {statement}")
     return 0
 
 
@@ -152,9 +176,7 @@ def register(subparsers: Any) -> None:
 
     verify = subparsers.add_parser("verify", help="verify a JSON object's attached signature")
     verify.add_argument("file", help="JSON file, or - for stdin")
-    verify.add_argument(
-        "--trusted-key", action="append", help="public key (64 hex) to trust; repeat for several"
-    )
+    trust_arguments(verify)
     verify.add_argument(
         "--field", default="signature", help="member that holds the signature (default: signature)"
     )

@@ -40,5 +40,7 @@ def demo_step(ctx: DemoContext) -> int:
         f"  signed with a throw-away key {signed['signature']['keyId']} and verified; "
         f"written to {path}"
     )
-    ctx.say(f"  check it yourself: apconform verify {path}")
+    public = signed["signature"]["publicKey"]
+    ctx.say(f"  check it yourself: apconform verify {path} --trusted-key {public}")
+    ctx.say("    (a verification trusts exactly the keys you name)")
     return 0

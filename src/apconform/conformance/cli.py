@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from apconform.cli import trust_arguments
 from apconform.core.errors import UsageError
 
 __all__ = ["register"]
@@ -41,6 +42,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     from apconform.conformance.reports.formats import render, sign_report, write_badges
     from apconform.conformance.runner import CheckOptions, run_check
     from apconform.core.signing import load_signing_key
+    from apconform.ledger.recording import record_result
 
     pairs = _outputs(args.format or ["pretty"], args.output or [])
     key = load_signing_key(Path(args.sign_key)) if args.sign_key else None
@@ -57,10 +59,20 @@ def _cmd_check(args: argparse.Namespace) -> int:
         timeout=args.timeout,
         validate_protocol=args.validate_protocol,
         trusted_keys=args.trusted_key or [],
+        trust_file=Path(args.trust_file) if args.trust_file else None,
         stop_after_timeouts=args.stop_after_timeouts,
         environment=args.env or [],
     )
     run = run_check(options)
+    signer = run.header["vectorManifestSigner"]
+    sys.stderr.write(
+        f"vectors: the manifest signed by {signer['keyId']} verifies; "
+        + (
+            "verified against the kit's published TEST key (no trusted key was named)\n"
+            if signer["trust"] == "published-test-key"
+            else "verified against a key you named\n"
+        )
+    )
     for fmt, path in pairs:
         text = render(run.records, fmt)
         if path is None:
@@ -74,6 +86,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     if args.badge:
         for path in write_badges(run.records, Path(args.badge)):
             sys.stderr.write(f"wrote badge {path}\n")
+    record_result(args, "conformance-report", run.records)
     return run.exit_status
 
 
@@ -82,13 +95,19 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     from apconform.conformance.manifest import verify_manifest
 
     root = _vectors_root(args)
-    verified = verify_manifest(root, load_clause_registry(), trusted_keys=args.trusted_key)
+    verified = verify_manifest(root, load_clause_registry(), anchors=_anchors(args))
     files = len(verified.document["files"])
     print(
         f"{root}: {files} files match the manifest signed by {verified.key_id} "
-        f"(manifest SHA-256 {verified.digest})"
+        f"(manifest SHA-256 {verified.digest}); {verified.statement}"
     )
     return 0
+
+
+def _anchors(args: argparse.Namespace) -> Any:
+    from apconform.core.trust import trust_anchors
+
+    return trust_anchors(args.trusted_key, args.trust_file)
 
 
 def _cmd_lint(args: argparse.Namespace) -> int:
@@ -203,11 +222,10 @@ def _cmd_report_verify(args: argparse.Namespace) -> int:
     verified = verify_report(
         Path(args.report),
         signature=Path(args.signature) if args.signature else None,
-        trusted_keys=args.trusted_key,
+        anchors=_anchors(args),
     )
     detail = f"; {verified.records} records, verdict {verified.verdict}" if verified.records else ""
-    trust = "" if args.trusted_key else " (no trusted key given: integrity only, not identity)"
-    print(f"{args.report}: signature by {verified.key_id} is valid{detail}{trust}")
+    print(f"{args.report}: signature by {verified.key_id} is valid{detail}; {verified.statement}")
     return 0
 
 
@@ -228,11 +246,24 @@ def _cmd_report_render(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_report_diff(args: argparse.Namespace) -> int:
+    from apconform.results import diff_files, render_diff_text
+
+    diff = diff_files(Path(args.before), Path(args.after))
+    if args.format == "json":
+        sys.stdout.write(json.dumps(diff, indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(render_diff_text(diff))
+    return 1 if diff["regression"] else 0
+
+
 def _vectors_option(parser: Any) -> None:
     parser.add_argument("--vectors", metavar="DIR", help="vector folder (default: the kit's)")
 
 
 def register(subparsers: Any) -> None:
+    from apconform.ledger.recording import add_ledger_options
+
     check = subparsers.add_parser(
         "check", help="check an implementation against the vectors, clause by clause"
     )
@@ -271,15 +302,16 @@ def register(subparsers: Any) -> None:
     check.add_argument(
         "--validate-protocol", action="store_true", help="check every message against its schema"
     )
-    check.add_argument("--trusted-key", action="append", help="extra public key for the manifest")
+    trust_arguments(check)
     check.add_argument("--sign-key", metavar="FILE", help="sign every report file written")
+    add_ledger_options(check)
     check.set_defaults(handler=_cmd_check)
 
     vectors = subparsers.add_parser("vectors", help="verify, lint and audit a vector suite")
     actions = vectors.add_subparsers(dest="vectors_command", metavar="ACTION")
     verify = actions.add_parser("verify", help="check the files against the signed manifest")
     _vectors_option(verify)
-    verify.add_argument("--trusted-key", action="append", help="public key to trust (64 hex)")
+    trust_arguments(verify)
     verify.set_defaults(handler=_cmd_verify)
     lint = actions.add_parser("lint", help="check every vector rule, listing every fault")
     _vectors_option(lint)
@@ -314,7 +346,7 @@ def register(subparsers: Any) -> None:
     rverify = report_actions.add_parser("verify", help="verify a signed report")
     rverify.add_argument("report", help="the report file")
     rverify.add_argument("--signature", help="signature file (default: REPORT.sig.json)")
-    rverify.add_argument("--trusted-key", action="append", help="public key to trust (64 hex)")
+    trust_arguments(rverify)
     rverify.set_defaults(handler=_cmd_report_verify)
     rrender = report_actions.add_parser(
         "render", help="render a JSON-lines report as another format"
@@ -325,3 +357,11 @@ def register(subparsers: Any) -> None:
     )
     rrender.add_argument("--output", help="file to write (default: standard output)")
     rrender.set_defaults(handler=_cmd_report_render)
+    rdiff = report_actions.add_parser(
+        "diff",
+        help="compare two conformance reports (or two AP-1 score reports); exit 1 on a regression",
+    )
+    rdiff.add_argument("before", help="the earlier report (JSON lines, or score-report.json)")
+    rdiff.add_argument("after", help="the later report, of the same kind")
+    rdiff.add_argument("--format", choices=["text", "json"], default="text")
+    rdiff.set_defaults(handler=_cmd_report_diff)

@@ -14,6 +14,7 @@ from apconform.conformance.operations import field, operation
 from apconform.conformance.vectors import check_vector_document
 from apconform.core.canonical import TEXT_HASH_METHOD, sha256_text
 from apconform.core.signing import key_id, verify_document
+from apconform.core.trust import trust_anchors, verify_trusted
 
 __all__ = ["kit_check_vector", "kit_hash_text", "kit_key_id", "kit_verify_signature"]
 
@@ -32,14 +33,23 @@ def kit_key_id(value: Any) -> dict[str, str]:
 
 @operation("kit.verify_signature")
 def kit_verify_signature(value: Any) -> dict[str, Any]:
-    """Input {"document": object with a "signature" member}; answer its key id when valid.
+    """Input {"document": object with a "signature" member, "trustedKeys"?: [hex]}; answer its
+    key id when valid.
 
-    Integrity only: the signer's key is taken from the signature, so vectors
-    exercise the signature rules, not a trust decision.
+    Without ``trustedKeys`` the check is integrity only (the signer's key is taken from the
+    signature), so vectors exercise the signature rules. With it the trust decision is made
+    too: the keys named, or the published TEST key alone when the list is empty; the answer
+    then says on which grounds the signer was trusted.
     """
     document = field(value, "document", dict)
-    verify_document(document)
-    return {"valid": True, "keyId": document["signature"]["keyId"]}
+    if not isinstance(value, dict) or "trustedKeys" not in value:
+        verify_document(document)
+        return {"valid": True, "keyId": document["signature"]["keyId"]}
+    named = field(value, "trustedKeys", list)
+    anchors = trust_anchors(named)
+    verify_trusted(document, anchors)
+    signer = anchors.to_dict(document["signature"]["publicKey"])
+    return {"valid": True, "keyId": signer["keyId"], "trust": signer["trust"]}
 
 
 @operation("kit.check_vector", inputs={"/vector": "vector"})

@@ -22,8 +22,9 @@ from typing import Any
 from apconform.conformance.clauses import ClauseIndex
 from apconform.core.canonical import TEXT_HASH_METHOD, sha256_bytes, sha256_hex, sha256_text
 from apconform.core.errors import ApconformError, DocumentRefused, define_code
-from apconform.core.files import load_path
-from apconform.core.signing import Ed25519Key, sign_document, verify_document
+from apconform.core.files import load_path, read_file
+from apconform.core.signing import SIG_INVALID, Ed25519Key, sign_document, verify_document
+from apconform.core.trust import PUBLISHED_TEST_KEY, TrustAnchors, trust_anchors, verify_trusted
 from apconform.core.validation import validate_document
 from apconform.models.conformance import VectorManifest
 from apconform.resources import data_path
@@ -42,9 +43,10 @@ __all__ = [
 
 MANIFEST_NAME = "MANIFEST.json"
 MANIFEST_SCHEMA_VERSION = "apconform-vector-manifest/1"
-VECTOR_TEST_PUBLIC_KEY = "bf5a2b8310cf77bfa31a77d46cf7070754307ece3d1bea496751fc3964cbc662"
+VECTOR_TEST_PUBLIC_KEY = PUBLISHED_TEST_KEY
 """The public half of the published test key that signs the kit's own vector manifest."""
 
+_VECTOR_FILE_LIMIT = 16 * 1024 * 1024
 _TEST_KEY_FILE = Path(__file__).with_name("keys") / "PUBLIC-TEST-KEY.vector-manifest.json"
 
 MANIFEST_MISSING = define_code(
@@ -68,7 +70,7 @@ TEST_KEY_LABEL = define_code(
 
 def file_digest(path: Path) -> str:
     """The ``sha256-utf8-lf`` digest of a file (raw SHA-256 if it is not UTF-8 text)."""
-    raw = path.read_bytes()
+    raw = read_file(path, max_bytes=_VECTOR_FILE_LIMIT, what="a file of a vector suite")
     try:
         return sha256_text(raw.decode("utf-8"))
     except UnicodeDecodeError:
@@ -136,11 +138,15 @@ def load_vector_test_key() -> Ed25519Key:
 
 @dataclass(frozen=True)
 class VerifiedManifest:
-    """A manifest that verified: its document and the digest reports cite."""
+    """A manifest that verified: its document, the digest reports cite, and who signed it."""
 
     document: dict[str, Any]
     digest: str
     key_id: str
+    statement: str = ""
+    """In words, what the signature establishes (the TEST key, or a key the user named)."""
+    signer: dict[str, str] | None = None
+    """keyId, publicKey and trust ("named-key" or "published-test-key"), for reports."""
 
 
 def _mismatches(document: dict[str, Any], root: Path, clauses: ClauseIndex) -> list[str]:
@@ -167,10 +173,44 @@ def _mismatches(document: dict[str, Any], root: Path, clauses: ClauseIndex) -> l
     return problems
 
 
+def _changed_entries(document: dict[str, Any], root: Path, clauses: ClauseIndex) -> list[str]:
+    """The members of a manifest whose signature failed that can be shown to differ: entries
+    that disagree with the files, and entries that disagree with the kit's released manifest."""
+    found = [
+        f"the listing no longer matches the files ({p})"
+        for p in _mismatches(document, root, clauses)[:10]
+    ]
+    released_path = data_path("vectors") / MANIFEST_NAME
+    if released_path.resolve() != (root / MANIFEST_NAME).resolve() and released_path.is_file():
+        released = load_path(released_path)
+        try:
+            verify_document(released, trusted_public_keys=[PUBLISHED_TEST_KEY])
+        except ApconformError:
+            return found
+        for member in ("files", "schemas"):
+            theirs = {e["path"]: e["sha256"] for e in released.get(member, [])}
+            ours = {e["path"]: e["sha256"] for e in document.get(member, [])}
+            for rel in sorted(set(theirs) | set(ours)):
+                if theirs.get(rel) != ours.get(rel):
+                    found.append(f"{member} entry {rel} differs from the kit's released manifest")
+        for member in ("schemaVersion", "fileHashMethod", "clauseRegistry"):
+            if released.get(member) != document.get(member):
+                found.append(f"{member} differs from the kit's released manifest")
+    return found
+
+
 def verify_manifest(
-    vectors_root: Path, clauses: ClauseIndex, *, trusted_keys: Iterable[str] | None = None
+    vectors_root: Path,
+    clauses: ClauseIndex,
+    *,
+    trusted_keys: Iterable[str] | None = None,
+    anchors: TrustAnchors | None = None,
 ) -> VerifiedManifest:
-    """Check the signature and every digest; raise naming every file that differs."""
+    """Check the signature and every digest; raise naming every file that differs.
+
+    The signer must be one of ``anchors`` (or of ``trusted_keys``): a key that
+    is named replaces the default, which is the kit's published TEST key alone.
+    """
     path = vectors_root / MANIFEST_NAME
     if not path.is_file():
         raise ApconformError(MANIFEST_MISSING, f"{vectors_root} has no {MANIFEST_NAME}")
@@ -179,8 +219,26 @@ def verify_manifest(
         validate_document(VectorManifest, document, what=f"vector manifest {path}")
     except DocumentRefused as refused:
         raise ApconformError(MANIFEST_MISMATCH, f"{path}: {refused.message}") from None
-    trusted = [VECTOR_TEST_PUBLIC_KEY, *(trusted_keys or [])]
-    verify_document(document, trusted_public_keys=trusted)
+    if anchors is None:
+        anchors = trust_anchors(trusted_keys)
+    try:
+        statement = verify_trusted(document, anchors)
+    except ApconformError as error:
+        if error.error_code is not SIG_INVALID:
+            raise
+        changed = _changed_entries(document, vectors_root, clauses)
+        detail = (
+            "; what changed: " + "; ".join(changed)
+            if changed
+            else "; which member changed cannot be determined (the signature covers the "
+            "manifest as a whole)"
+        )
+        raise ApconformError(
+            SIG_INVALID,
+            f"{path}: {error.message}{detail}",
+            path=error.path,
+            context={"changed": changed},
+        ) from None
     problems = _mismatches(document, vectors_root, clauses)
     if problems:
         shown = "; ".join(problems[:10]) + (
@@ -191,4 +249,7 @@ def verify_manifest(
             f"{vectors_root} does not match its signed manifest: {shown}",
             context={"problems": problems},
         )
-    return VerifiedManifest(document, sha256_hex(document), document["signature"]["keyId"])
+    signer = anchors.to_dict(document["signature"]["publicKey"])
+    return VerifiedManifest(
+        document, sha256_hex(document), document["signature"]["keyId"], statement, signer
+    )

@@ -25,6 +25,7 @@ from apconform.conformance.runner import CheckOptions, case_record, is_negative
 from apconform.conformance.summary import EXECUTED, clause_branches, must_clauses
 from apconform.conformance.vectors import LoadedVector, load_vectors
 from apconform.conformance.xfail import ExpectedFailures
+from apconform.core.trust import trust_anchors
 from apconform.models.conformance import Implementation
 from apconform.resources import data_path
 
@@ -44,7 +45,11 @@ class ConformanceSession:
 
     def __post_init__(self) -> None:
         root = self.root
-        verify_manifest(root, self.clauses, trusted_keys=self.options.trusted_keys)
+        verify_manifest(
+            root,
+            self.clauses,
+            anchors=trust_anchors(self.options.trusted_keys, self.options.trust_file),
+        )
         wanted = set(self.options.protocols or ["apx", "ap1", "kit"])
         self.vectors = [
             v for v in load_vectors(root, clauses=self.clauses) if v.vector.protocol in wanted

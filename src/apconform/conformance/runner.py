@@ -22,13 +22,14 @@ from apconform.conformance.adapters.base import Adapter
 from apconform.conformance.adapters.targets import open_adapter
 from apconform.conformance.clauses import ClauseIndex, load_clause_registry
 from apconform.conformance.compare import match_answer, match_refusal
-from apconform.conformance.manifest import verify_manifest
+from apconform.conformance.manifest import VerifiedManifest, verify_manifest
 from apconform.conformance.protocol import PROTOCOL_VERSION, Reply
 from apconform.conformance.summary import summarize
 from apconform.conformance.vectors import LoadedVector, load_vectors
 from apconform.conformance.xfail import ExpectedFailures, load_expected_failures
 from apconform.core.canonical import sha256_hex
 from apconform.core.errors import UsageError
+from apconform.core.trust import trust_anchors
 from apconform.resources import data_path
 
 __all__ = [
@@ -56,6 +57,9 @@ class CheckOptions:
     timeout: float = 10.0
     validate_protocol: bool = False
     trusted_keys: list[str] = field(default_factory=list)
+    trust_file: Path | None = None
+    """With ``trusted_keys``: the keys the manifest's signer must be one of (none named: the
+    kit's published TEST key alone)."""
     stop_after_timeouts: int = 3
     """Stop the run after this many cases in a row got no answer in time (0: never)."""
     environment: list[str] = field(default_factory=list)
@@ -195,7 +199,7 @@ def case_record(
 def _header(
     options: CheckOptions,
     implementation: dict[str, Any],
-    manifest_digest: str,
+    manifest: VerifiedManifest,
     clauses: ClauseIndex,
     protocols: list[str],
     selected: list[LoadedVector],
@@ -217,7 +221,8 @@ def _header(
         "adapterProtocol": PROTOCOL_VERSION,
         "target": options.impl,
         "implementation": implementation,
-        "vectorManifestSha256": manifest_digest,
+        "vectorManifestSha256": manifest.digest,
+        "vectorManifestSigner": manifest.signer,
         "clauseRegistrySha256": clauses.digest,
         "selection": selection,
         "options": _options(options),
@@ -262,7 +267,9 @@ def run_check(
     _check_environment(options.environment)
     clauses = load_clause_registry()
     root = options.vectors_dir if options.vectors_dir is not None else data_path("vectors")
-    manifest = verify_manifest(root, clauses, trusted_keys=options.trusted_keys)
+    manifest = verify_manifest(
+        root, clauses, anchors=trust_anchors(options.trusted_keys, options.trust_file)
+    )
     vectors = load_vectors(root, clauses=clauses)
     xfail = load_expected_failures(options.xfail, vectors)
     chosen = select_vectors(vectors, options.only)
@@ -308,7 +315,7 @@ def run_check(
     header = _header(
         options,
         implementation.model_dump(mode="json", exclude_none=True),
-        manifest.digest,
+        manifest,
         clauses,
         protocols,
         selected,

@@ -336,14 +336,9 @@ def _verify(value: Any, signature: Any, trusted: Iterable[str] | None, where: li
             f"keyId {fields['keyId']!r} does not match the public key, whose id is {expected_id!r}",
             path=format_path([*where, "keyId"]),
         )
-    if trusted is not None and fields["publicKey"] not in _trusted_set(trusted):
-        raise ApconformError(
-            SIG_UNTRUSTED,
-            f"the signing key {expected_id} is not among the trusted public keys",
-            path=format_path([*where, "publicKey"]),
-        )
+    trusted_set = _trusted_set(trusted) if trusted is not None else None
     verifier = VerifyKey(bytes.fromhex(fields["publicKey"]))
-    try:
+    try:  # the data first: a changed document is reported as changed, whoever signed it
         verifier.verify(canonical_bytes(value), bytes.fromhex(fields["signature"]))
     except CryptoError:
         raise ApconformError(
@@ -351,6 +346,12 @@ def _verify(value: Any, signature: Any, trusted: Iterable[str] | None, where: li
             f"the signature by {expected_id} does not match the canonical bytes of the data",
             path=format_path([*where, "signature"]),
         ) from None
+    if trusted_set is not None and fields["publicKey"] not in trusted_set:
+        raise ApconformError(
+            SIG_UNTRUSTED,
+            f"the signing key {expected_id} is not among the trusted public keys",
+            path=format_path([*where, "publicKey"]),
+        )
 
 
 def verify_value(

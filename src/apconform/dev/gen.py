@@ -310,13 +310,19 @@ def _no_direct_build(root: Path) -> dict[str, str]:
 
 def build_openapi(root: Path) -> dict[str, str]:
     """The HTTP API's OpenAPI document and its Markdown rendering for the docs site."""
-    from apconform.api.app import openapi_text
+    from apconform.api.app import ledger_openapi_text, openapi_text
     from apconform.api.openapi_docs import openapi_markdown
 
-    text = openapi_text()
+    text, ledger = openapi_text(), ledger_openapi_text()
     return {
         "schemas/openapi.json": text,
         "docs/api/reference.md": openapi_markdown(json.loads(text)),
+        "schemas/openapi-ledger.json": ledger,
+        "docs/api/ledger-reference.md": openapi_markdown(
+            json.loads(ledger),
+            heading="Ledger routes reference",
+            source="schemas/openapi-ledger.json",
+        ),
     }
 
 
@@ -341,7 +347,16 @@ PRODUCTS: list[Product] = [
         needs=("clauses",),
         build_from=build_conformance_suite,
     ),
-    Product("openapi", ("schemas/openapi.json", "docs/api/reference.md"), build_openapi),
+    Product(
+        "openapi",
+        (
+            "schemas/openapi.json",
+            "docs/api/reference.md",
+            "schemas/openapi-ledger.json",
+            "docs/api/ledger-reference.md",
+        ),
+        build_openapi,
+    ),
     Product("operation-schemas", ("schemas/operations",), build_operation_json_schemas),
     Product("operation-catalogue", ("docs/operations",), build_operation_catalogue),
 ]

@@ -5,7 +5,7 @@ DOCUMENTS maps each document type to (module, class) and its JSON Schema file.
 
 from __future__ import annotations
 
-__all__ = ['DOCUMENTS', 'ap1', 'ap1_operations', 'api', 'apx', 'apx_operations', 'common', 'conformance', 'kit_operations']
+__all__ = ['DOCUMENTS', 'ap1', 'ap1_operations', 'api', 'apx', 'apx_operations', 'common', 'conformance', 'kit_operations', 'ledger']
 
 DOCUMENTS: dict[str, tuple[str, str]] = {
     'adapter-answer': ('conformance', 'AdapterAnswer'),
@@ -22,8 +22,10 @@ DOCUMENTS: dict[str, tuple[str, str]] = {
     'ap1-questions': ('ap1', 'Ap1QuestionSet'),
     'ap1-reference-comparison': ('ap1', 'Ap1ReferenceComparison'),
     'ap1-reference-verdict': ('ap1', 'Ap1ReferenceVerdict'),
+    'ap1-score-anchor': ('ap1', 'Ap1ScoreAnchor'),
     'ap1-score-report': ('ap1', 'Ap1ScoreReport'),
     'ap1-seal': ('ap1', 'Ap1Seal'),
+    'ap1-transcript-head': ('ap1', 'Ap1TranscriptHead'),
     'ap1-transcript-record': ('ap1', 'Ap1TranscriptRecord'),
     'apx-comparison': ('apx', 'CampaignComparison'),
     'apx-evaluation-request': ('apx', 'EvaluationRequest'),
@@ -34,10 +36,15 @@ DOCUMENTS: dict[str, tuple[str, str]] = {
     'apx-run': ('apx', 'Run'),
     'badge': ('conformance', 'Badge'),
     'clause-registry': ('conformance', 'ClauseRegistry'),
+    'ledger-claim': ('ledger', 'LedgerClaim'),
+    'ledger-entry': ('ledger', 'LedgerEntry'),
+    'ledger-record': ('ledger', 'LedgerRecord'),
+    'ledger-submission': ('ledger', 'LedgerSubmission'),
     'report-case': ('conformance', 'ReportCase'),
     'report-footer': ('conformance', 'ReportFooter'),
     'report-header': ('conformance', 'ReportHeader'),
     'report-signature': ('conformance', 'ReportSignature'),
+    'result-diff': ('ledger', 'ResultDiff'),
     'vector': ('conformance', 'Vector'),
     'vector-manifest': ('conformance', 'VectorManifest'),
     'xfail-list': ('conformance', 'XfailList'),

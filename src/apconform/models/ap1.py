@@ -483,11 +483,37 @@ class RecordKind(str, Enum):
     """
     run_stopped = "run-stopped"
     """
-    The operator interrupted the run; it can be resumed.
+    The run stopped before every planned execution was recorded (the operator interrupted it, the endpoint failed, or cells were deferred); it can be resumed.
     """
     run_finished = "run-finished"
     """
     Every planned execution is recorded.
+    """
+    cell_deferred = "cell-deferred"
+    """
+    One planned execution that failed at the endpoint (every attempt of a round failed in transport, or the endpoint answered 401, 403 or 404), recorded in full but not as the cell's outcome: a resume executes the cell again.
+    """
+
+
+class CredentialTransport(str, Enum):
+    """
+    How the run's requests carried the API key.
+    """
+    no_key = "no-key"
+    """
+    The endpoint needs no key; none was sent.
+    """
+    tls = "tls"
+    """
+    The key went over https only.
+    """
+    loopback = "loopback"
+    """
+    The key went over plain http to this machine only (127.0.0.0/8, ::1, localhost).
+    """
+    plain_http_override = "plain-http-override"
+    """
+    The key went over plain http to another host because the operator passed --send-api-key-over-plain-http-to-remote-host.
     """
 
 
@@ -1390,6 +1416,7 @@ class Ap1TranscriptRecord(ConfiguredBaseModel):
     runResumed: Annotated[Optional[RunResumedEvent], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Present when kind is run-resumed.""")
     runStopped: Annotated[Optional[RunStoppedEvent], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Present when kind is run-stopped.""")
     runFinished: Annotated[Optional[RunFinishedEvent], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Present when kind is run-finished.""")
+    cellDeferred: Annotated[Optional[ExecutionRecord], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Present when kind is cell-deferred: the execution as it happened, which does not count as the cell's record.""")
 
 
 class RunStartedEvent(ConfiguredBaseModel):
@@ -1404,6 +1431,9 @@ class RunStartedEvent(ConfiguredBaseModel):
     rateLimitPerSecond: Optional[Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)(\\.[0-9]+)?$')]] = Field(default=..., description="""The request-rate limit, or null for none.""")
     plannedCells: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Records the plan needs.""")
     planSha256: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The plan hash (as sealed).""")
+    credentialTransport: Annotated[Optional[CredentialTransport], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""How requests carried the API key. Transcripts written before this member existed lack it.""")
+    headFile: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The file beside the transcript that anchors its end (transcript.head.json); a transcript whose run-started record names it must have it. Older transcripts lack this member and are reported as unanchored.""")
+    endpointFailureLimit: Annotated[Optional[Annotated[JsonStr, Field(pattern='^[1-9][0-9]*$', max_length=12)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""How many executions in a row may fail at the endpoint before the run stops (resumable). Older transcripts lack it.""")
     provenance: Annotated[Optional[RecordProvenance], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Present when the transcript was imported from another harness's record of the run (for example an Inspect AI log) instead of written by the instrument as it ran: the source and what it does not record.""")
 
 
@@ -1431,13 +1461,16 @@ class RunResumedEvent(ConfiguredBaseModel):
     tornTailBytes: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Bytes of an unterminated last line (never committed) set aside before resuming.""")
     tornTailSha256: Optional[Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')]] = Field(default=..., description="""The hash of those bytes, or null when there were none.""")
     tornTailFile: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The file that keeps those bytes, or null.""")
+    credentialTransport: Annotated[Optional[CredentialTransport], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""How requests carry the API key from here (absent in older transcripts).""")
+    cellsDeferred: Annotated[Optional[Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Cells among the remaining ones that were deferred earlier (their every attempt failed at the endpoint) and are executed again now.""")
 
 
 class RunStoppedEvent(ConfiguredBaseModel):
     """
-    The operator stopped the run; it can be resumed.
+    The run stopped before every cell was recorded: the operator interrupted it, the endpoint kept failing, or cells were deferred. It can be resumed.
     """
-    reason: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""Why the run stopped.""")
+    reason: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""Why the run stopped, in words (credentials masked).""")
+    cellsDeferred: Annotated[Optional[Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Cells without a record whose last execution failed at the endpoint (absent in older transcripts); a resume executes them again.""")
     cellsRecorded: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Cells in the transcript so far.""")
     cellsRemaining: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Cells still to execute.""")
 
@@ -1448,6 +1481,32 @@ class RunFinishedEvent(ConfiguredBaseModel):
     """
     cellsRecorded: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Cells in the transcript.""")
     statusCounts: list[StatusCount] = Field(default=..., description="""How many cells ended with each status.""")
+
+
+class Ap1TranscriptHead(ConfiguredBaseModel):
+    """
+    The head of a transcript, written beside it (transcript.head.json) when a run starts or resumes and when it stops or finishes: how many records the transcript held and the sha256 of the last one. A transcript shorter than its head was cut; one whose record at that position hashes differently was rewritten and re-chained. Signed (ap1 run --sign-with), it cannot be rewritten to match either without the key.
+    """
+    schemaVersion: Literal['apconform-ap1-transcript-head/1'] = Field(default=..., description="""Always \"apconform-ap1-transcript-head/1\".""")
+    sealHash: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The seal of the run.""")
+    records: Annotated[JsonStr, Field(pattern='^[1-9][0-9]*$', max_length=12)] = Field(default=..., description="""The number of records in the transcript when the head was written.""")
+    headSha256: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The sha256 of the last of those records.""")
+    lastKind: RecordKind = Field(default=..., description="""The kind of that record.""")
+    writtenAt: Annotated[JsonTimestamp, Field(pattern='^(000[1-9]|00[1-9][0-9]|0[1-9][0-9]{2}|[1-9][0-9]{3})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]+)?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$')] = Field(default=..., description="""When the head was written.""")
+    signature: Annotated[Optional[Ed25519Signature], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""An optional Ed25519 signature over the head without this member.""")
+
+
+class Ap1ScoreAnchor(ConfiguredBaseModel):
+    """
+    What a score report scored, signed (ap1 score --sign-with): the report's own SHA-256 and the transcript's record count and head digest. Written beside the report as score-report.sig.json.
+    """
+    schemaVersion: Literal['apconform-ap1-score-anchor/1'] = Field(default=..., description="""Always \"apconform-ap1-score-anchor/1\".""")
+    report: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The report file the anchor is for (score-report.json).""")
+    reportSha256: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The SHA-256 of that file's bytes.""")
+    sealHash: Optional[Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')]] = Field(default=..., description="""The seal the report names, or null when none was supplied.""")
+    transcriptRecords: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Records in the transcript that was scored.""")
+    transcriptHeadSha256: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The sha256 of its last record (64 zeros for an empty transcript).""")
+    signature: Ed25519Signature = Field(default=..., description="""The Ed25519 signature over everything else.""")
 
 
 class StatusCount(ConfiguredBaseModel):
@@ -1656,6 +1715,7 @@ class TranscriptCheck(ConfiguredBaseModel):
     """
     verified: JsonBool = Field(default=..., description="""Whether every record's hash, seq and chain link held.""")
     records: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Records read.""")
+    headSha256: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The sha256 the last record read carries (64 zeros when there is none): with records, the anchor that ties this report to the exact transcript it scored.""")
     executions: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Execution records scored or listed.""")
     sealHashes: list[Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')]] = Field(default=..., description="""The seal hashes the records name.""")
     problems: list[TranscriptProblem] = Field(default=..., description="""Every fault found (at most 1000 listed).""")
@@ -1681,6 +1741,17 @@ class PlanCoverage(ConfiguredBaseModel):
     unplanned: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Recorded cells that are not in the plan.""")
     duplicates: list[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""Cells recorded more than once.""")
     finished: JsonBool = Field(default=..., description="""Whether the last record is run-finished.""")
+    retried: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Cells that were deferred after failing at the endpoint and then recorded when the run resumed.""")
+    deferred: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Planned cells whose latest record is still a deferral (no outcome yet).""")
+    deferralCauses: list[CauseCount] = Field(default=..., description="""Why cells were deferred, counted over every cell-deferred record.""")
+
+
+class CauseCount(ConfiguredBaseModel):
+    """
+    How many records gave one cause.
+    """
+    cause: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The cause, in words.""")
+    count: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""How many.""")
 
 
 class AdjudicationDigest(ConfiguredBaseModel):

@@ -24,8 +24,42 @@ from ._jsontypes import (
     refuse_null,
     refuse_values,
 )
-from .ap1 import AdjudicationDimension, Ap1DerivationSet, Ap1Fixture, Ap1QuestionSet, Ap1ReferenceVerdict, Ap1RunConfig, Ap1Seal, AttemptOutcome, ComparisonDimension, ComparisonDisagreement, ConditionName, DroppedClaim, EchoedParameter, ExecutionAccuracy, ExecutionFigure, ExecutionOperation, ExecutionProvenance, ExecutionStatus, ExecutionTranscription, FigureOutcome, FigureToken, GroundTruthCheck, InvocationEvidenceInputs, InvocationOutcome, MechanismClass, OperandResolutionKind, ProvenanceOutcome, QuantisationPolicy, ResponseShape, RoundingMode, SentParameter, StopReason, ToolCallOutcome, ToolCallRecord, TransformationName, TransportPolicy, VariedQuantity
+from .ap1 import AdjudicationDimension, Ap1DerivationSet, Ap1Fixture, Ap1QuestionSet, Ap1ReferenceVerdict, Ap1RunConfig, Ap1Seal, Ap1TranscriptHead, AttemptOutcome, ComparisonDimension, ComparisonDisagreement, ConditionName, CredentialTransport, DroppedClaim, EchoedParameter, ExecutionAccuracy, ExecutionFigure, ExecutionOperation, ExecutionProvenance, ExecutionStatus, ExecutionTranscription, FigureOutcome, FigureToken, GroundTruthCheck, InvocationEvidenceInputs, InvocationOutcome, MechanismClass, OperandResolutionKind, ProvenanceOutcome, QuantisationPolicy, ResponseShape, RoundingMode, SentParameter, StopReason, ToolCallOutcome, ToolCallRecord, TransformationName, TransportPolicy, VariedQuantity
 from .common import EvidenceClass
+
+
+class TranscriptAnchorState(str, Enum):
+    """
+    What a head says about the end of a transcript's chain.
+    """
+    anchored = "anchored"
+    """
+    The head counts every record and names the last one's hash.
+    """
+    tail = "tail"
+    """
+    The chain goes on past the head (a run still going, or stopped before its head was rewritten).
+    """
+    unanchored = "unanchored"
+    """
+    No head, in the older format that had none.
+    """
+    cut = "cut"
+    """
+    The transcript ends before the record the head names.
+    """
+    rechained = "rechained"
+    """
+    The record the head names has another hash (the chain was recomputed).
+    """
+    head_missing = "head-missing"
+    """
+    The run names a head file that is not there.
+    """
+    head_invalid = "head-invalid"
+    """
+    The head cannot be read, or its signature does not hold.
+    """
 
 
 class RetryStatus(str, Enum):
@@ -396,6 +430,7 @@ class Ap1VerifyTranscriptInput(ConfiguredBaseModel):
     """
     lines: list[JsonStr] = Field(default=..., description="""The transcript's lines, without their line feeds.""")
     sealHash: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The seal hash every record must carry.""")
+    head: Optional[Ap1TranscriptHead] = Field(default=None, description="""The transcript's head file (AP1-TR-7), or null when the run has none; absent: the chain alone is verified.""")
 
 
 class TranscriptVerification(ConfiguredBaseModel):
@@ -405,6 +440,18 @@ class TranscriptVerification(ConfiguredBaseModel):
     valid: JsonBool = Field(default=..., description="""Whether the transcript has no problem.""")
     problems: list[TranscriptFault] = Field(default=..., description="""Every problem found, in line order.""")
     cells: list[JsonStr] = Field(default=..., description="""The cell keys of the execution records, sorted.""")
+    finished: Annotated[Optional[JsonBool], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""With head, whether the run finished (its run-finished record is the end the head anchors).""")
+    deferred: Annotated[Optional[list[JsonStr]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""With head, the cells still deferred (recorded only as cell-deferred), sorted.""")
+    anchor: Annotated[Optional[TranscriptAnchorCheck], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""With head, what the head says about the chain's end.""")
+
+
+class TranscriptAnchorCheck(ConfiguredBaseModel):
+    """
+    What a transcript's head says about the end of its chain.
+    """
+    state: TranscriptAnchorState = Field(default=..., description="""anchored, tail, unanchored, cut, rechained, head-missing or head-invalid.""")
+    records: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Records in the transcript.""")
+    headRecords: Optional[Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)]] = Field(default=..., description="""Records the head counts; null when there is no readable head.""")
 
 
 class TranscriptFault(ConfiguredBaseModel):
@@ -827,3 +874,33 @@ class D2Cap(ConfiguredBaseModel):
     The answer of ap1.d2_cap.
     """
     cap: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The cap as the report words it; null when the configuration declares none.""")
+
+
+class Ap1CredentialTransportInput(ConfiguredBaseModel):
+    """
+    The input of ap1.credential_transport.
+    """
+    url: JsonStr = Field(default=..., description="""The endpoint URL.""")
+    keySet: JsonBool = Field(default=..., description="""Whether an API key is set for the run.""")
+    allowPlainHttp: JsonBool = Field(default=..., description="""Whether the run was given the override that sends the key over plain HTTP.""")
+
+
+class CredentialTransportAnswer(ConfiguredBaseModel):
+    """
+    The answer of ap1.credential_transport.
+    """
+    transport: CredentialTransport = Field(default=..., description="""How the key travels.""")
+
+
+class Ap1EndpointFailureInput(ConfiguredBaseModel):
+    """
+    The input of ap1.endpoint_failure.
+    """
+    execution: Optional[Any] = Field(default=..., description="""The execution record, or its status, stopReason and rounds. Free-form on purpose: only the members named are read, and a record without them is no endpoint failure.""")
+
+
+class EndpointFailure(ConfiguredBaseModel):
+    """
+    The answer of ap1.endpoint_failure.
+    """
+    deferred: JsonBool = Field(default=..., description="""Whether the cell is deferred rather than given an outcome.""")

@@ -306,7 +306,7 @@ class Ap1SealVerificationRequest(ConfiguredBaseModel):
     questions: Optional[Any] = Field(default=..., description="""The sealed question set (inputs/questions.json). Any JSON value: one that no longer passes the seal's checks is a finding of the answer, not a malformed request.""")
     derivations: Optional[Any] = Field(default=..., description="""The sealed derivation set (inputs/derivations.json). Any JSON value: one that no longer passes the seal's checks is a finding of the answer, not a malformed request.""")
     ap1Text: JsonStr = Field(default=..., description="""The sealed AP-1 text; hashed with line endings normalised to LF.""")
-    trustedKeys: Annotated[Optional[Annotated[list[Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')]], Field(max_length=100)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Public keys (hex) the seal's signature must verify against; without them a signature is checked against the key it names.""")
+    trustedKeys: Annotated[Optional[Annotated[list[Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')]], Field(max_length=100)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Public keys (hex) the seal's signer must be one of. Named keys replace the default: without them only the kit's published TEST key is trusted, so a seal signed by any other key does not verify. A valid signature adds a note finding that says which key verified it.""")
 
 
 class Ap1SealVerification(ConfiguredBaseModel):

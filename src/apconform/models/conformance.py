@@ -161,6 +161,20 @@ class ActualKind(str, Enum):
     """
 
 
+class ManifestTrust(str, Enum):
+    """
+    On what grounds the key that signed a vector manifest was trusted.
+    """
+    named_key = "named-key"
+    """
+    The user named the key (--trusted-key or a trust file).
+    """
+    published_test_key = "published-test-key"
+    """
+    No key was named, so the kit's published TEST key was trusted by default; it proves the files are unchanged, not who vouched for them.
+    """
+
+
 class RunVerdict(str, Enum):
     """
     The verdict of a whole conformance run (or of one protocol in it). Each verdict has its own exit status: pass 0, fail 1, incomplete 3, errored 4 (2 means the harness could not run at all).
@@ -415,11 +429,21 @@ class ReportHeader(ConfiguredBaseModel):
     target: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The implementation as given to --impl (for example exec:./my-impl).""")
     implementation: Implementation = Field(default=..., description="""The implementation's own description of itself.""")
     vectorManifestSha256: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The SHA-256 of the verified vector manifest (its canonical form, signature included).""")
+    vectorManifestSigner: Annotated[Optional[ManifestSigner], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The key whose signature on the vector manifest verified, and why it was trusted: a key the user named, or the kit's published TEST key (trusted only when no key is named). Reports written before this member existed lack it.""")
     clauseRegistrySha256: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The SHA-256 of the canonical form of the clause registry the run used.""")
     selection: ReportSelection = Field(default=..., description="""Which vectors were selected.""")
     options: ReportOptions = Field(default=..., description="""How the run was carried out.""")
     startedAt: Annotated[JsonTimestamp, Field(pattern='^(000[1-9]|00[1-9][0-9]|0[1-9][0-9]{2}|[1-9][0-9]{3})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]+)?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$')] = Field(default=..., description="""When the run started (UTC).""")
     clauses: list[Clause] = Field(default=..., description="""Every clause cited by a selected vector or required of a checked protocol, quoted.""")
+
+
+class ManifestSigner(ConfiguredBaseModel):
+    """
+    Who signed the vector manifest a check used, and on what grounds it was trusted.
+    """
+    keyId: Annotated[JsonStr, Field(pattern='^ed25519:[0-9a-f]{16}$')] = Field(default=..., description="""The signing key's id.""")
+    publicKey: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The signing key's public half.""")
+    trust: ManifestTrust = Field(default=..., description="""\"named-key\" when the user named the key (--trusted-key or a trust file); \"published-test-key\" when no key was named and the kit's published TEST key verified the manifest (integrity only: its private half is public).""")
 
 
 class ReportActual(ConfiguredBaseModel):

@@ -27,6 +27,20 @@ from ._jsontypes import (
 from .conformance import Protocol
 
 
+class SignerTrust(str, Enum):
+    """
+    Why a signer was trusted.
+    """
+    named_key = "named-key"
+    """
+    The signer's key is one of the keys named.
+    """
+    published_test_key = "published-test-key"
+    """
+    No key was named and the signer is the kit's published TEST key.
+    """
+
+
 class JsonObject(OpenBaseModel):
     """
     Any JSON object: its members are free. Used where an operation takes a whole document whose members it checks by its own rules.
@@ -83,6 +97,7 @@ class KitVerifySignatureInput(ConfiguredBaseModel):
     The input of kit.verify_signature.
     """
     document: JsonObject = Field(default=..., description="""The signed document: any JSON object whose member \"signature\" holds the signature over every other member. The signature is not constrained here: a missing or malformed one is refused with the kit's signature codes, which the vectors test.""")
+    trustedKeys: Annotated[Optional[list[Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')]]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The public keys to trust (KIT-SIG-4). Absent: integrity only, no trust decision. Empty: the kit's published TEST key alone. Named keys replace the TEST key.""")
 
 
 class KitVerifySignatureAnswer(ConfiguredBaseModel):
@@ -91,6 +106,7 @@ class KitVerifySignatureAnswer(ConfiguredBaseModel):
     """
     valid: Annotated[JsonBool, Field(json_schema_extra={"const": True}), AfterValidator(only_value(True))] = Field(default=..., description="""Always true; a signature that does not hold is refused instead.""")
     keyId: Annotated[JsonStr, Field(pattern='^ed25519:[0-9a-f]{16}$')] = Field(default=..., description="""The key id of the signing key, as the signature names it.""")
+    trust: Annotated[Optional[SignerTrust], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""With trustedKeys, on which grounds the signer was trusted.""")
 
 
 class KitCheckVectorInput(ConfiguredBaseModel):

@@ -71,6 +71,12 @@ OPERATIONS: dict[str, dict[str, Any]] = {
         'refusals': ('APC-OP-INPUT',),
         'summary': 'The answer-level outcome of one execution (AP-1 section 6.8) from its status, figure, accuracy, invocation, provenance and transcription, or why a person must decide.',
     },
+    'ap1.credential_transport': {
+        'input': ('ap1_operations', 'Ap1CredentialTransportInput'),
+        'answer': ('ap1_operations', 'CredentialTransportAnswer'),
+        'refusals': ('APC-OP-INPUT', 'AP1-KEY-PLAIN-HTTP'),
+        'summary': 'How the API key would travel to an endpoint URL: not at all, over TLS, to a loopback host, or over plain HTTP by the deliberate override; a key over plain HTTP to any other host is refused before any request.',
+    },
     'ap1.d2_cap': {
         'input': ('ap1_operations', 'Ap1D2CapInput'),
         'answer': ('ap1_operations', 'D2Cap'),
@@ -82,6 +88,12 @@ OPERATIONS: dict[str, dict[str, Any]] = {
         'answer': ('ap1_operations', 'DerivationFindings'),
         'refusals': ('APC-OP-INPUT', 'APC-SCHEMA-VIOLATION', 'APC-DOC-REFUSED', 'AP1-CONFIG-BARE-NUMBER', 'AP1-CONFIG-CREDENTIAL', 'AP1-CONFIG-MISPLACED-SAMPLING', 'AP1-CONFIG-OMISSION-DETAIL', 'AP1-CONFIG-SETTING', 'AP1-CONFIG-TRANSPORT', 'AP1-CONDITIONS-DIFFER'),
         'summary': 'Every seal-time finding about the derivations (coverage, structure, reads, constants, evaluation, expected values), each with its code and message, instead of refusing at the first.',
+    },
+    'ap1.endpoint_failure': {
+        'input': ('ap1_operations', 'Ap1EndpointFailureInput'),
+        'answer': ('ap1_operations', 'EndpointFailure'),
+        'refusals': ('APC-OP-INPUT',),
+        'summary': 'Whether an execution failed at the endpoint (every attempt a transport failure, or the endpoint answering 401, 403 or 404), so the cell is deferred and executed again rather than given an outcome.',
     },
     'ap1.evaluate_derivation': {
         'input': ('ap1_operations', 'Ap1EvaluateDerivationInput'),
@@ -344,7 +356,7 @@ OPERATIONS: dict[str, dict[str, Any]] = {
     'kit.verify_signature': {
         'input': ('kit_operations', 'KitVerifySignatureInput'),
         'answer': ('kit_operations', 'KitVerifySignatureAnswer'),
-        'refusals': ('APC-OP-INPUT', 'APC-SIG-MISSING', 'APC-SIG-MALFORMED', 'APC-SIG-KEY-ID', 'APC-SIG-INVALID'),
-        'summary': 'Check the detached Ed25519 signature of a document (KIT-SIG-1, KIT-SIG-2) against the key the signature names: integrity only, no trust decision.',
+        'refusals': ('APC-OP-INPUT', 'APC-SIG-MISSING', 'APC-SIG-MALFORMED', 'APC-SIG-KEY-ID', 'APC-SIG-INVALID', 'APC-SIG-UNTRUSTED'),
+        'summary': 'Check the detached Ed25519 signature of a document (KIT-SIG-1, KIT-SIG-2) against the key the signature names and, when trusted keys are given, whether that key is one of them (KIT-SIG-4).',
     },
 }

@@ -6,6 +6,8 @@ Thin over the library.
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 import time
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -13,7 +15,9 @@ from typing import Any
 
 from apconform.ap1.cli.importing import register_import
 from apconform.ap1.cli.scoring import register_scoring
-from apconform.cli import print_json
+from apconform.ap1.run.credentials import OVERRIDE_FLAG
+from apconform.ap1.run.outage import DEFAULT_FAILURE_LIMIT
+from apconform.cli import print_json, trust_arguments
 from apconform.core.errors import UsageError
 
 __all__ = ["register"]
@@ -51,9 +55,11 @@ def _seal(args: argparse.Namespace, paths: Any) -> dict[str, Any]:
     from apconform.ap1.seal.build import write_sealed_run
     from apconform.core.signing import load_signing_key
 
+    output = _output_dir(args.output_dir)
+    assert output is not None  # both commands require it before sealing
     inputs = load_inputs(paths, endpoint=args.endpoint, model=args.model)
     key = load_signing_key(Path(args.sign_key)) if getattr(args, "sign_key", None) else None
-    record = write_sealed_run(Path(args.output_dir), inputs, sign_key=key)
+    record = write_sealed_run(output, inputs, sign_key=key)
     print(f"sealed {args.output_dir}: seal {record['sealHash']}")
     plan = record["plan"]
     print(
@@ -84,6 +90,28 @@ def _rate(text: str | None) -> Decimal | None:
     return value
 
 
+def _seconds(text: str, option: str) -> Decimal:
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        raise UsageError(f"{option} {text!r} is not a number of seconds") from None
+    if not value.is_finite() or value < 0 or value > 3600:
+        raise UsageError(f"{option} {text!r} must be between 0 and 3600 seconds")
+    return value
+
+
+def _output_dir(text: str | None) -> Path | None:
+    """The --output-dir value; an empty one is refused (it would mean the current directory)."""
+    if text is None:
+        return None
+    if not text.strip():
+        raise UsageError(
+            "--output-dir is empty; name the new run directory (an empty name would seal into "
+            "the current directory)"
+        )
+    return Path(text)
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
     from apconform.ap1.run.engine import RunOptions, run_sealed
 
@@ -92,13 +120,15 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if args.resume:
         if args.output_dir or _input_paths(args) is not None or args.endpoint or args.model:
             raise UsageError(
-                "--resume takes only the run directory (and --concurrency, --rate-limit)"
+                "--resume takes only the run directory (and the options of how to run it)"
             )
+        if not args.resume.strip():
+            raise UsageError("--resume is empty; name the run directory to continue")
         run_dir = Path(args.resume)
     else:
-        if not args.output_dir:
+        if args.output_dir is None:
             raise UsageError("give --output-dir DIR (a new directory, or a sealed one not yet run)")
-        run_dir = Path(args.output_dir)
+        run_dir = _output_dir(args.output_dir) or Path()
         paths = _input_paths(args)
         if paths is not None:
             _seal(args, paths)
@@ -106,6 +136,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
             raise UsageError(
                 "--endpoint and --model apply when sealing; a sealed run cannot change them"
             )
+    if args.stop_after_failures < 1:
+        raise UsageError("--stop-after-failures must be at least 1")
+    share = _share(args.max_unmeasured_share)
     started = time.perf_counter()
     result = run_sealed(
         run_dir,
@@ -113,8 +146,32 @@ def _cmd_run(args: argparse.Namespace) -> int:
             concurrency=args.concurrency,
             rate_limit=_rate(args.rate_limit),
             resume=bool(args.resume),
+            allow_plain_http_key=args.send_api_key_over_plain_http_to_remote_host,
+            failure_limit=args.stop_after_failures,
+            sign_with=_signing_key(args.sign_with),
         ),
     )
+    return _run_summary(run_dir, result, time.perf_counter() - started, share)
+
+
+def _share(text: str) -> Decimal:
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        raise UsageError(f"--max-unmeasured-share {text!r} is not a number") from None
+    if not value.is_finite() or not 0 <= value <= 1:
+        raise UsageError("--max-unmeasured-share must be between 0 and 1 (a share of the cells)")
+    return value
+
+
+def _signing_key(path: str | None) -> Any:
+    from apconform.core.signing import load_signing_key
+
+    return load_signing_key(Path(path)) if path else None
+
+
+def _run_summary(run_dir: Path, result: Any, seconds: float, share: Decimal) -> int:
+    """Print what the run did; the exit status says whether it is complete and usable."""
     counts = ", ".join(f"{k} {v}" for k, v in sorted(result.statuses.items())) or "none"
     if result.already_finished:
         print(f"{run_dir}: the run is already complete ({result.planned} cells: {counts})")
@@ -122,69 +179,169 @@ def _cmd_run(args: argparse.Namespace) -> int:
     recorded = result.recorded_before + result.executed_now
     print(
         f"{run_dir}: {recorded}/{result.planned} cells recorded ({result.executed_now} now) in "
-        f"{time.perf_counter() - started:.1f} s: {counts}"
+        f"{seconds:.1f} s: {counts}"
     )
+    if result.retried:
+        why = "; ".join(f"{cause} ({n})" for cause, n in result.retry_causes.most_common(3))
+        print(f"  retried {result.retried} cell(s) deferred earlier after endpoint failures: {why}")
+    if result.deferred_now:
+        causes = "; ".join(f"{cause} ({n})" for cause, n in result.deferred_now.most_common(3))
+        print(
+            f"  deferred {sum(result.deferred_now.values())} execution(s) that failed at the "
+            f"endpoint: {causes}"
+        )
     print(f"  transcript: {run_dir / 'transcript.jsonl'}")
+    resume = f"apconform ap1 run --resume {run_dir}"
     if result.interrupted:
-        print(f"  interrupted; continue with: apconform ap1 run --resume {run_dir}")
+        print(f"  interrupted; continue with: {resume}")
         return 130
-    return 0
+    if result.stopped_early or result.cells_deferred:
+        reason = result.stopped_early or (
+            f"{result.cells_deferred} cell(s) failed at the endpoint and wait to be executed again"
+        )
+        print(f"  NOT FINISHED: {reason}")
+        print(f"  continue with: {resume}")
+        return UNFINISHED
+    return _unmeasured_warning(result, share)
+
+
+def _unmeasured_warning(result: Any, share: Decimal) -> int:
+    """1 with a warning naming the main cause when too many cells are UNMEASURED."""
+    measured = result.planned - result.statuses.get("VOID", 0)
+    unmeasured = result.statuses.get("UNMEASURED", 0)
+    if measured <= 0 or Decimal(unmeasured) <= share * measured:
+        return 0
+    cause, count = (
+        result.unmeasured_causes.most_common(1)[0]
+        if result.unmeasured_causes
+        else ("unknown", unmeasured)
+    )
+    sys.stderr.write(
+        f"warning: {unmeasured} of {measured} executed cells are UNMEASURED, more than the "
+        f"{share:%} allowed (--max-unmeasured-share); the most common cause ({count}): {cause}\n"
+    )
+    return 1
 
 
 def _cmd_verify_seal(args: argparse.Namespace) -> int:
     from apconform.ap1.seal.verify import verify_seal
+    from apconform.core.trust import trust_anchors
 
-    findings, _ = verify_seal(Path(args.run_dir), trusted_keys=args.trusted_key or None)
+    anchors = trust_anchors(args.trusted_key, args.trust_file)
+    findings, _ = verify_seal(Path(args.run_dir), anchors=anchors)
     fatal = [f for f in findings if f.fatal]
     if args.json:
         print_json({"valid": not fatal, "findings": [f.to_dict() for f in findings]})
     else:
         for f in findings:
             print(f"{'MISMATCH' if f.fatal else 'note'} {f.component}: {f.message}")
+        if not any(f.component in ("signature", "seal") for f in findings):
+            print(
+                "note sealedAt: not covered; sealHash leaves the sealing time out and this seal "
+                "is unsigned, so the time is the record's word only (seal with --sign-key to "
+                "cover it)"
+            )
         print(f"seal of {args.run_dir}: " + ("does NOT verify" if fatal else "verifies"))
     return 1 if fatal else 0
 
 
+UNFINISHED = 3
+"""Exit status of a run or a transcript that is consistent but not complete (resume it)."""
+
+
 def _cmd_verify_transcript(args: argparse.Namespace) -> int:
+    from apconform.ap1.rundir import SEAL_FILE, TRANSCRIPT_FILE, load_in
+    from apconform.ap1.scoring.anchor import check_report_anchor
+    from apconform.ap1.transcript.head import check_anchor, read_head
     from apconform.ap1.transcript.verify import verify_transcript
     from apconform.core.files import load_path
+    from apconform.core.trust import trust_anchors
 
     target = Path(args.path)
-    path = target / "transcript.jsonl" if target.is_dir() else target
-    seal_file = path.parent / "seal.json"
-    seal = load_path(seal_file) if seal_file.is_file() else None
+    in_run = target.is_dir()
+    path = target / TRANSCRIPT_FILE if in_run else target
+    folder = path.parent
+    seal = load_in(folder, SEAL_FILE) if os.path.lexists(folder / SEAL_FILE) else None
     seal_hash = seal.get("sealHash") if isinstance(seal, dict) else None
-    if not path.is_file():
-        raise UsageError(f"{path} is not a transcript file")
-    report = verify_transcript(path, seal_hash=seal_hash)
+    anchors = trust_anchors(args.trusted_key, args.trust_file)
+    report = verify_transcript(path, seal_hash=seal_hash, in_run_dir=in_run)
+    if args.head:
+        head = load_path(Path(args.head))
+        _check_head_schema(head, args.head)
+    else:
+        head = read_head(folder) if path.name == TRANSCRIPT_FILE else None
+    anchor = check_anchor(report, head, seal_hash=seal_hash, anchors=anchors)
+    scored = check_report_anchor(folder / "report", report, anchors) if in_run else None
     planned = int(seal["plan"]["cells"]) if isinstance(seal, dict) else None
+    status = _transcript_status(report, anchor, scored, require_anchor=args.require_anchor)
     if args.json:
         print_json(
             {
-                "valid": report.ok,
+                "valid": report.ok and not anchor.fault and not (scored and scored.fault),
                 "records": len(report.records),
                 "cellsRecorded": len(report.cells),
                 "cellsPlanned": planned,
+                "cellsDeferred": sum(1 for key in report.deferred if key not in report.cells),
                 "finished": report.finished,
+                "anchor": anchor.to_dict(),
+                "scoreReport": scored.to_dict() if scored else None,
+                "exitStatus": status,
                 "problems": [p.to_dict() for p in report.problems],
             }
         )
-    else:
-        for problem in report.problems:
-            print(problem)
-        state = "finished" if report.finished else "not finished (resume to complete it)"
-        of = f" of {planned}" if planned is not None else ""
-        print(
-            f"{path}: {len(report.records)} records, {len(report.cells)}{of} cells, {state}; "
-            + ("chain verifies" if report.ok else f"{len(report.problems)} problem(s)")
-        )
-    return 0 if report.ok else 1
+        return status
+    for problem in report.problems:
+        print(problem)
+    state = "finished" if report.finished else "NOT FINISHED (resume to complete it)"
+    of = f" of {planned}" if planned is not None else ""
+    print(
+        f"{path}: {len(report.records)} records, {len(report.cells)}{of} cells, {state}; "
+        + ("chain verifies" if report.ok else f"{len(report.problems)} problem(s)")
+    )
+    print(f"  end of the chain: {anchor.message}")
+    if anchor.signature:
+        print(f"  head signature: {anchor.signature}")
+    elif head is not None and not anchor.fault:
+        print("  head unsigned: it shows cuts and accidents, not a rewrite of both files")
+    if scored is not None:
+        print(f"  score report: {scored.message}")
+    verdict = {0: "verifies", 1: "does NOT verify", UNFINISHED: "verifies so far, unfinished"}
+    print(f"transcript {verdict[status]} (exit status {status})")
+    return status
+
+
+def _check_head_schema(head: Any, name: str) -> None:
+    from apconform.ap1.transcript.head import HEAD_INVALID
+    from apconform.core.errors import ApconformError, DocumentRefused
+    from apconform.core.validation import validate_document
+    from apconform.models.ap1 import Ap1TranscriptHead
+
+    try:
+        validate_document(Ap1TranscriptHead, head, what=f"head file {name}")
+    except DocumentRefused as refused:
+        raise ApconformError(HEAD_INVALID, refused.message) from None
+
+
+def _transcript_status(report: Any, anchor: Any, scored: Any, *, require_anchor: bool) -> int:
+    """0 complete and anchored (or older format), 1 a fault, 3 consistent but unfinished."""
+    if not report.ok or anchor.fault or (scored is not None and scored.fault):
+        return 1
+    if require_anchor and anchor.state == "unanchored":
+        return 1
+    if not report.finished or anchor.state == "tail":
+        return UNFINISHED
+    return 0
 
 
 def _cmd_serve_mock(args: argparse.Namespace) -> int:
     from apconform.ap1.inputs.files import example_paths, load_inputs
     from apconform.ap1.mock import MODELS, PERSONAS, MockEndpoint
 
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port {args.port} is not a port number (0 to 65535; 0 picks one)")
+    if args.latency_ms < 0:
+        raise UsageError(f"--latency-ms {args.latency_ms} is negative; give 0 or more")
+    stall = _seconds(args.stall_seconds, "--stall-seconds")
     paths = _input_paths(args) or example_paths()
     inputs = load_inputs(paths)
     mock = MockEndpoint(
@@ -192,7 +349,7 @@ def _cmd_serve_mock(args: argparse.Namespace) -> int:
         port=args.port,
         latency=Decimal(args.latency_ms) / 1000,
         seed=args.seed,
-        stall_seconds=Decimal(args.stall_seconds),
+        stall_seconds=stall,
     )
     print(f"built-in endpoint on {mock.url} (seed {args.seed}, latency {args.latency_ms} ms)")
     for model in MODELS:
@@ -244,19 +401,57 @@ def register(subparsers: Any) -> None:
     run.add_argument("--concurrency", type=int, default=4, help="executions at once (default 4)")
     run.add_argument("--rate-limit", help="at most this many requests per second")
     run.add_argument("--sign-key", help="Ed25519 key file to sign the seal with")
+    run.add_argument(
+        "--sign-with",
+        metavar="KEYFILE",
+        help="sign the transcript's head with this Ed25519 key file (the strong anchor)",
+    )
+    run.add_argument(
+        "--stop-after-failures",
+        type=int,
+        default=DEFAULT_FAILURE_LIMIT,
+        metavar="N",
+        help="stop (resumably) after N executions in a row fail at the endpoint (default "
+        f"{DEFAULT_FAILURE_LIMIT})",
+    )
+    run.add_argument(
+        "--max-unmeasured-share",
+        default="0.1",
+        metavar="FRACTION",
+        help="exit 1 with a warning when more than this share of the executed cells is "
+        "UNMEASURED (default 0.1)",
+    )
+    run.add_argument(
+        OVERRIDE_FLAG,
+        action="store_true",
+        help="send the API key over plain http to a host that is not loopback (refused "
+        "otherwise; the transcript records it)",
+    )
     run.set_defaults(handler=_cmd_run)
 
     verify_seal = commands.add_parser(
         "verify-seal", help="recompute a run's seal; name each mismatch"
     )
     verify_seal.add_argument("run_dir")
-    verify_seal.add_argument("--trusted-key", action="append", help="public key (hex) to trust")
+    trust_arguments(verify_seal)
     verify_seal.add_argument("--json", action="store_true", help="print the findings as JSON")
     verify_seal.set_defaults(handler=_cmd_verify_seal)
 
-    verify = commands.add_parser("verify-transcript", help="check a transcript's hash chain")
+    verify = commands.add_parser(
+        "verify-transcript",
+        help="check a transcript's hash chain, its end against its head, and the score report",
+    )
     verify.add_argument("path", help="run directory or transcript.jsonl")
     verify.add_argument("--json", action="store_true", help="print the result as JSON")
+    verify.add_argument(
+        "--head", metavar="FILE", help="the head file (default: transcript.head.json beside it)"
+    )
+    verify.add_argument(
+        "--require-anchor",
+        action="store_true",
+        help="treat a transcript without a head (older format) as a fault",
+    )
+    trust_arguments(verify)
     verify.set_defaults(handler=_cmd_verify_transcript)
 
     register_scoring(commands, type(ap1))

@@ -10,6 +10,9 @@ from apconform.core.errors import UsageError
 
 __all__ = ["register_scoring"]
 
+_SHEET_LIMIT = 64 * 1024 * 1024
+"""The largest filled-in sheet read (a sheet of 100,000 rows is some 30 MiB)."""
+
 
 def _print_scored(scored: Any) -> None:
     document = scored.report.document
@@ -31,11 +34,19 @@ def _print_scored(scored: Any) -> None:
 
 def _cmd_score(args: argparse.Namespace) -> int:
     from apconform.ap1.scoring import score_run
+    from apconform.ap1.scoring.anchor import write_score_anchor
+    from apconform.core.signing import load_signing_key
+    from apconform.ledger.recording import record_result
 
+    key = load_signing_key(Path(args.sign_with)) if args.sign_with else None
     scored = score_run(
         Path(args.run_dir), Path(args.output_dir) if args.output_dir else None, jobs=args.jobs
     )
     _print_scored(scored)
+    if key is not None:
+        path = write_score_anchor(scored.output_dir, scored.report.document, key)
+        print(f"  signed what it scored with {key.key_id}: {path}")
+    record_result(args, "ap1-score-report", scored.report.document)
     return 0
 
 
@@ -76,6 +87,9 @@ def _cmd_rescore(args: argparse.Namespace) -> int:
         print(f"  nothing to compare with: {published} holds no report")
         return 0
     differ = compare_reports(published, output)
+    change = _transcript_change(published, run_dir)
+    if change is not None:
+        print(f"  THE TRANSCRIPT CHANGED since {published} was scored: {change}")
     if differ:
         print(f"  DIFFERS from {published}: {', '.join(differ)}")
         return 1
@@ -83,33 +97,49 @@ def _cmd_rescore(args: argparse.Namespace) -> int:
     return 0
 
 
+def _transcript_change(published: Path, run_dir: Path) -> str | None:
+    """How the run's transcript differs from the one the published report scored, if it does."""
+    from apconform.ap1.rundir import load_in
+    from apconform.ap1.scoring.anchor import transcript_change
+    from apconform.ap1.transcript.verify import verify_transcript
+
+    document = load_in(published, "score-report.json")
+    transcript = document.get("integrity", {}).get("transcript", {})
+    if "headSha256" not in transcript:
+        return "unknown: the published report carries no transcript anchor (older format)"
+    report = verify_transcript(run_dir / "transcript.jsonl", in_run_dir=True)
+    return transcript_change((int(transcript["records"]), transcript["headSha256"]), report)
+
+
 def _cmd_adjudicate_import(args: argparse.Namespace) -> int:
     import json
+    import os
 
+    from apconform.ap1.rundir import create_file, load_in
     from apconform.ap1.scoring import score_run
     from apconform.ap1.scoring.adjudication.merge import merge_sheets
     from apconform.ap1.scoring.files import ADJUDICATION_FILE
-    from apconform.core.files import load_path
+    from apconform.core.files import read_file
 
     run_dir = Path(args.run_dir)
-    key_path = run_dir / "report" / "adjudication" / "key.json"
-    if not key_path.is_file():
+    key_rel = "report/adjudication/key.json"
+    if not os.path.lexists(run_dir / key_rel):
         raise UsageError(
-            f"{key_path} is missing: score the run first (apconform ap1 score RUN_DIR)"
+            f"{run_dir / key_rel} is missing: score the run first (apconform ap1 score RUN_DIR)"
         )
     target = run_dir / ADJUDICATION_FILE
-    if target.exists():
+    if os.path.lexists(target):
         raise UsageError(
             f"{target} exists: an import is never overwritten; move it aside to replace it"
         )
     names = (args.scorer_1_name, args.scorer_2_name)
-    try:
-        first, second = Path(args.scorer_1).read_bytes(), Path(args.scorer_2).read_bytes()
-    except OSError as exc:
-        raise UsageError(f"cannot read a sheet: {exc}") from None
-    merged = merge_sheets(load_path(key_path), first, second, names)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(json.dumps(merged, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    first, second = (
+        read_file(path, max_bytes=_SHEET_LIMIT, what="a filled-in adjudication sheet")
+        for path in (args.scorer_1, args.scorer_2)
+    )
+    merged = merge_sheets(load_in(run_dir, key_rel), first, second, names)
+    text = json.dumps(merged, indent=2, ensure_ascii=False) + "\n"
+    create_file(run_dir, ADJUDICATION_FILE, text.encode("utf-8"))
     for agreement in merged["agreement"]:
         kappa = agreement["kappa"] if agreement["kappa"] is not None else "undefined"
         print(
@@ -141,12 +171,20 @@ _JOBS_HELP = (
 
 def register_scoring(commands: Any, parser_class: Any) -> None:
     """Add score, rescore and adjudicate to `apconform ap1`."""
+    from apconform.ledger.recording import add_ledger_options
+
     score = commands.add_parser(
         "score", help="score a run: the profile report and adjudication sheets"
     )
     score.add_argument("run_dir")
     score.add_argument("--output-dir", help="where the report goes (default RUN_DIR/report)")
     score.add_argument("--jobs", type=_jobs, help=_JOBS_HELP)
+    score.add_argument(
+        "--sign-with",
+        metavar="KEYFILE",
+        help="sign the report together with the transcript it scored (score-report.sig.json)",
+    )
+    add_ledger_options(score)
     score.set_defaults(handler=_cmd_score)
 
     rescore = commands.add_parser(

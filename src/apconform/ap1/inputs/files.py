@@ -8,8 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from apconform.ap1.inputs.plan import RunInputs, load_run_inputs
-from apconform.core.errors import UsageError
-from apconform.core.files import load_path
+from apconform.core.files import load_path, read_text
 from apconform.resources import data_path
 
 __all__ = ["InputPaths", "example_paths", "load_inputs", "read_text_file"]
@@ -29,12 +28,9 @@ class InputPaths:
 
 
 def read_text_file(path: Path) -> str:
-    """Read a UTF-8 text file of at most 4 MiB."""
-    with path.open("rb") as handle:
-        data = handle.read(_TEXT_LIMIT + 1)
-    if len(data) > _TEXT_LIMIT:
-        raise ValueError(f"{path} is larger than {_TEXT_LIMIT} bytes")
-    return data.decode("utf-8")
+    """Read a UTF-8 text file of at most 4 MiB: a regular file only, refused (never blocked on)
+    when it is a directory, a FIFO or a device."""
+    return read_text(path, max_bytes=_TEXT_LIMIT, what="an AP-1 text")
 
 
 def example_paths(config_name: str = "config-mock.json") -> InputPaths:
@@ -59,10 +55,7 @@ def load_inputs(
             config["endpoint"]["url"] = endpoint
         if model is not None:
             config["endpoint"]["model"] = model
-    try:
-        text = read_text_file(paths.ap1_text)
-    except (OSError, ValueError) as exc:
-        raise UsageError(f"cannot read the AP-1 text {paths.ap1_text}: {exc}") from None
+    text = read_text_file(paths.ap1_text)
     return load_run_inputs(
         config=config,
         fixture=load_path(paths.fixture),

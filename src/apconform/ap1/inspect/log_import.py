@@ -31,8 +31,9 @@ from apconform.ap1.inspect.record import (
     execution_record,
 )
 from apconform.ap1.masking import Masker
-from apconform.ap1.rundir import TRANSCRIPT_FILE, locked
+from apconform.ap1.rundir import HEAD_FILE, TRANSCRIPT_FILE, locked
 from apconform.ap1.transcript.chain import TranscriptWriter
+from apconform.ap1.transcript.head import head_document, write_head
 from apconform.core.errors import ApconformError, define_code
 
 __all__ = ["ImportResult", "import_inspect_log"]
@@ -246,8 +247,11 @@ def import_inspect_log(log_path: Path, run_dir: Path) -> ImportResult:
         partial = run_dir / (TRANSCRIPT_FILE + ".partial")
         partial.unlink(missing_ok=True)
         try:
-            _write(partial, context, log, metadata, records, concurrency, notes, digest, log_path)
+            head = _write(
+                partial, context, log, metadata, records, concurrency, notes, digest, log_path
+            )
             os.replace(partial, transcript)
+            write_head(run_dir, head)  # the imported transcript is anchored at its end too
         finally:
             partial.unlink(missing_ok=True)
     statuses: dict[str, int] = {}
@@ -276,7 +280,8 @@ def _write(
     notes: list[str],
     digest: str,
     log_path: Path,
-) -> None:
+) -> dict[str, Any]:
+    """Write the transcript; return its head."""
     endpoint = context.run.inputs.config.model.endpoint
     spec = log.eval
     with TranscriptWriter(path, context.seal_hash) as writer:
@@ -291,6 +296,7 @@ def _write(
                 "rateLimitPerSecond": None,
                 "plannedCells": str(len(context.cells)),
                 "planSha256": context.run.seal["plan"]["planSha256"],
+                "headFile": HEAD_FILE,
                 "provenance": {
                     "source": SOURCE,
                     "sourceVersion": _inspect_version(log),
@@ -332,3 +338,4 @@ def _write(
                     "cellsRemaining": str(planned - count),
                 },
             )
+        return head_document(context.seal_hash, writer.next_seq, writer.prev, writer.last_kind)

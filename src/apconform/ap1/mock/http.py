@@ -21,7 +21,7 @@ Reply = tuple[int, dict[str, str], bytes, float]
 class Responder(Protocol):
     """What the HTTP side needs of the endpoint: a reply to a body, and an error reply."""
 
-    def handle(self, body: Any) -> Reply: ...
+    def handle(self, body: Any, authorization: str | None = None) -> Reply: ...
 
     def error_reply(self, status: int, message: str) -> Reply: ...
 
@@ -77,7 +77,7 @@ def make_handler(endpoint: Responder) -> type[BaseHTTPRequestHandler]:
             except Exception:
                 self._send(*endpoint.error_reply(400, "the request body is not JSON"))
                 return
-            self._send(*endpoint.handle(body))
+            self._send(*endpoint.handle(body, self.headers.get("Authorization")))
 
         def _send(self, status: int, headers: dict[str, str], body: bytes, wait: float) -> None:
             if wait:

@@ -4,7 +4,8 @@ Each persona decides one turn from the item, the conversation so far and a
 seeded random source. They are deliberately simple and legible: each shows one
 signature a scorer must find (a grounded computation, no invocation, an
 invented operand, an inverted sign, an altered transcription, a decline, a
-computation split over several calls, a foreign response shape).
+computation split over several calls, a foreign response shape), or one
+attack the instrument must withstand (echoing the API key back).
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ PERSONAS = {
     "split": "computes one step per call, feeding each return into the next",
     "flaky": "computes correctly behind a transport that fails (429, 500, bad JSON, timeouts)",
     "foreign-shape": "answers in an Anthropic, Gemini or Responses API body",
+    "echo-key": "computes correctly but echoes the request's Authorization value back, "
+    "encoded every way it can (a hostile endpoint)",
     "mixed": "plays one of the others per execution, chosen by seed",
 }
 CODES = {
@@ -41,6 +44,7 @@ CODES = {
     "split": "sp",
     "flaky": "fl",
     "foreign-shape": "fs",
+    "echo-key": "ek",
 }
 _DECLINE = "I'm sorry, I cannot determine that from the information provided."
 

@@ -11,6 +11,7 @@ provider's state would, so later rounds of one execution stay consistent.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import random
@@ -21,12 +22,20 @@ from http.server import ThreadingHTTPServer
 from typing import Any
 
 from apconform.ap1.inputs.plan import RunInputs
+from apconform.ap1.mock.echo import echo_error, echo_headers, echo_into, fill_placeholder
 from apconform.ap1.mock.http import make_handler
 from apconform.ap1.mock.oracle import Oracle
 from apconform.ap1.mock.personas import CODES, PERSONAS, Conversation, Turn, play, read_conversation
-from apconform.ap1.run.wire import dump
+from apconform.ap1.run.wire import dump, parse_body
+from apconform.core.errors import ApconformError, define_code
 
-__all__ = ["MODELS", "MockEndpoint"]
+__all__ = ["MOCK_PORT", "MODELS", "MockEndpoint"]
+
+MOCK_PORT = define_code(
+    "AP1-MOCK-PORT",
+    "The built-in endpoint cannot listen on the port",
+    "Choose another --port (0 picks a free one), or stop the program that holds this one.",
+)
 
 MODELS = tuple(f"mock-{name}" for name in PERSONAS)
 _BY_CODE = {code: name for name, code in CODES.items()}
@@ -92,7 +101,16 @@ class MockEndpoint:
         self._occurrences: Counter[str] = Counter()
         self._attempts: Counter[str] = Counter()
         self.served: Counter[str] = Counter()
-        self._server = ThreadingHTTPServer(("127.0.0.1", port), make_handler(self))
+        try:
+            self._server = ThreadingHTTPServer(("127.0.0.1", port), make_handler(self))
+        except OSError as exc:
+            busy = exc.errno == errno.EADDRINUSE
+            raise ApconformError(
+                MOCK_PORT,
+                f"port {port} on 127.0.0.1 "
+                + ("is already in use" if busy else f"cannot be used ({exc.strerror})"),
+                context={"port": port},
+            ) from None
         self._server.daemon_threads = True
         self._thread: threading.Thread | None = None
 
@@ -125,8 +143,14 @@ class MockEndpoint:
         self.stop()
 
     # ------------------------------------------------------------ behaviour
-    def handle(self, body: Any) -> tuple[int, dict[str, str], bytes, float]:
-        """(status, headers, body bytes, seconds to wait before answering) for one request."""
+    def handle(
+        self, body: Any, authorization: str | None = None
+    ) -> tuple[int, dict[str, str], bytes, float]:
+        """(status, headers, body bytes, seconds to wait before answering) for one request.
+
+        ``authorization`` is the request's Authorization header, which only the
+        hostile ``echo-key`` persona reads (to send it back).
+        """
         if (
             not isinstance(body, dict)
             or not isinstance(body.get("messages"), list)
@@ -149,6 +173,14 @@ class MockEndpoint:
         fault = self._fault(persona, key, occurrence)
         if fault is not None:
             return fault
+        if persona == "echo-key" and authorization and first_round:
+            with self._lock:
+                attempt = self._attempts[_digest(key, occurrence, "echo")]
+                self._attempts[_digest(key, occurrence, "echo")] += 1
+            if attempt == 0:  # one rate-limit answer quoting the key, then the completion
+                headers = {"Content-Type": "application/json", "Retry-After": "0"}
+                headers.update(echo_headers(authorization))
+                return 429, headers, echo_error(authorization), self.latency
         user_text = next(
             (m.get("content") for m in messages if isinstance(m, dict) and m.get("role") == "user"),
             "",
@@ -165,7 +197,14 @@ class MockEndpoint:
                 self._occurrences[key] += 1
         with self._lock:
             self.served[persona] += 1
-        return self._completion(str(model), body, turn, persona, occurrence, conversation)
+        reply = self._completion(str(model), body, turn, persona, occurrence, conversation)
+        if persona == "echo-key" and authorization and turn.foreign is None:
+            status, headers, raw, wait = reply
+            completion = parse_body(raw)
+            echo_into(completion, authorization)
+            raw = fill_placeholder(dump(completion).encode("utf-8"), authorization)
+            return status, {**headers, **echo_headers(authorization)}, raw, wait
+        return reply
 
     def _persona(
         self, name: str, messages: list[Any], key: str, first_round: bool

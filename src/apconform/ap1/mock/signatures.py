@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from apconform.ap1.mock.personas import CODES
+from apconform.ap1.rundir import open_binary_in, read_in
+from apconform.ap1.transcript.verify import TRANSCRIPT_LIMIT
 
 __all__ = ["persona_of", "signatures"]
 
@@ -37,14 +39,15 @@ def persona_of(execution: dict[str, Any]) -> str | None:
 def signatures(run_dir: Path) -> dict[str, Counter[str]]:
     """Per persona, counts of what the scorer found (keys such as "operand UNTRACEABLE")."""
     scores = {}
-    with (run_dir / "report" / "executions.jsonl").open("rb") as handle:
+    limit, what = TRANSCRIPT_LIMIT, "a run's own file"
+    with open_binary_in(run_dir, "report/executions.jsonl", max_bytes=limit, what=what) as handle:
         for line in handle:
             score = json.loads(line)
             scores[score["cellKey"]] = score
-    audit = json.loads((run_dir / "report" / "score-report.json").read_text(encoding="utf-8"))
+    audit = json.loads(read_in(run_dir, "report/score-report.json", max_bytes=limit, what=what))
     audited = {(a["cellKey"], a["operand"]) for a in audit["operandProvenance"]["audit"]}
     found: dict[str, Counter[str]] = {}
-    with (run_dir / "transcript.jsonl").open("rb") as handle:
+    with open_binary_in(run_dir, "transcript.jsonl", max_bytes=limit, what=what) as handle:
         for line in handle:
             record = json.loads(line)
             execution = record.get("execution")

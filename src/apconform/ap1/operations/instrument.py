@@ -19,6 +19,7 @@ from apconform.ap1.inputs.derivations.evaluation import evaluate
 from apconform.ap1.inputs.items import delivered_context, load_fixture, render_user_message
 from apconform.ap1.inputs.plan import RunInputs, load_run_inputs, plan_cells, plan_digest
 from apconform.ap1.masking import mask_text
+from apconform.ap1.run.credentials import credential_transport
 from apconform.ap1.run.request import build_body
 from apconform.ap1.run.retry import RetryPolicy, simulate
 from apconform.ap1.run.scripted import run_scripted
@@ -27,11 +28,19 @@ from apconform.ap1.run.toolcall import run_tool_call
 from apconform.ap1.run.wire import parse_body
 from apconform.ap1.seal.build import build_seal, composite_hash
 from apconform.ap1.seal.reference import reference_seal_hashes
+from apconform.ap1.transcript.deferral import endpoint_failure
+from apconform.ap1.transcript.head import check_anchor
 from apconform.ap1.transcript.verify import verify_transcript_bytes
 from apconform.conformance.operations import BAD_OPERATION_INPUT, operation
 from apconform.core.canonical import TEXT_HASH_METHOD, sha256_bytes, sha256_text
 from apconform.core.errors import ApconformError
-from apconform.models.ap1 import Ap1DerivationSet, Ap1QuestionSet, TransportPolicy
+from apconform.core.validation import validate_document
+from apconform.models.ap1 import (
+    Ap1DerivationSet,
+    Ap1QuestionSet,
+    Ap1TranscriptHead,
+    TransportPolicy,
+)
 
 __all__: list[str] = []
 
@@ -238,12 +247,50 @@ def tool_loop_op(value: Any) -> dict[str, Any]:
 
 @operation("ap1.verify_transcript")
 def verify_transcript_op(value: Any) -> dict[str, Any]:
-    """Input {"lines": [text], "sealHash"}; answer validity, every problem, the cells."""
+    """Input {"lines": [text], "sealHash", "head"?: head document or null}; answer validity,
+    every problem, the cells; with ``head``, also whether the run finished, the cells still
+    deferred and what the head says about the chain's end."""
     lines = _member(value, "lines", list)
     data = "".join(line + "\n" for line in lines).encode("utf-8")
     report = verify_transcript_bytes(data, seal_hash=_member(value, "sealHash", str))
-    return {
+    answer: dict[str, Any] = {
         "valid": report.ok,
         "problems": [p.to_dict() for p in report.problems],
         "cells": sorted(report.cells),
     }
+    if "head" not in value:
+        return answer
+    head = value["head"]
+    if head is not None:
+        validate_document(Ap1TranscriptHead, head, what="head")
+    anchor = check_anchor(report, head, seal_hash=value["sealHash"])
+    answer["valid"] = report.ok and not anchor.fault
+    answer["finished"] = report.finished and anchor.state != "tail"
+    answer["deferred"] = sorted(k for k in report.deferred if k not in report.cells)
+    answer["anchor"] = {
+        "state": anchor.state,
+        "records": str(len(report.records)),
+        "headRecords": None if anchor.head_records is None else str(anchor.head_records),
+    }
+    return answer
+
+
+@operation("ap1.credential_transport")
+def credential_transport_op(value: Any) -> dict[str, str]:
+    """Input {"url", "keySet": bool, "allowPlainHttp": bool}; answer how the key would travel,
+    or refuse (AP1-KEY-PLAIN-HTTP)."""
+    return {
+        "transport": credential_transport(
+            _member(value, "url", str),
+            key_set=_member(value, "keySet", bool),
+            allow_plain_http=_member(value, "allowPlainHttp", bool),
+        )
+    }
+
+
+@operation("ap1.endpoint_failure")
+def endpoint_failure_op(value: Any) -> dict[str, bool]:
+    """Input {"execution": an execution record, or its status, stopReason and rounds}; answer
+    whether it failed at the endpoint (deferred, executed again) rather than yielding an
+    outcome."""
+    return {"deferred": endpoint_failure(_member(value, "execution", dict)) is not None}

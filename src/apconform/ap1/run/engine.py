@@ -26,17 +26,29 @@ from apconform import __version__
 from apconform.ap1.calculator.evaluator import Calculator
 from apconform.ap1.inputs.plan import Cell, plan_cells
 from apconform.ap1.masking import Masker
+from apconform.ap1.run.credentials import credential_transport
 from apconform.ap1.run.endpoint import Endpoint, Interrupted
 from apconform.ap1.run.execution import ExecutionContext, execute_cell
+from apconform.ap1.run.outage import DEFAULT_FAILURE_LIMIT, EndpointWatch, endpoint_failure
 from apconform.ap1.run.progress import Progress
 from apconform.ap1.run.ratelimit import RateLimiter
 from apconform.ap1.run.retry import RetryPolicy
-from apconform.ap1.rundir import TRANSCRIPT_FILE, locked
+from apconform.ap1.rundir import (
+    HEAD_FILE,
+    TRANSCRIPT_FILE,
+    create_file,
+    locked,
+    open_existing,
+    refuse_links,
+)
 from apconform.ap1.seal.verify import SealedRun, open_sealed_run
 from apconform.ap1.transcript.chain import TranscriptWriter
+from apconform.ap1.transcript.deferral import deferral_cause
+from apconform.ap1.transcript.head import check_anchor, head_document, read_head, write_head
 from apconform.ap1.transcript.verify import TranscriptReport, verify_transcript
 from apconform.core.canonical import sha256_bytes
 from apconform.core.errors import ApconformError, define_code
+from apconform.core.signing import Ed25519Key
 
 __all__ = ["RunOptions", "RunResult", "run_sealed"]
 
@@ -65,15 +77,28 @@ TRANSCRIPT_BROKEN = define_code(
 )
 
 
+HEAD_KEY = define_code(
+    "AP1-HEAD-KEY",
+    "The run's head is signed, and the resume does not sign with the same key",
+    "Resume with --sign-with and the key that signed the head, so the anchor stays signed.",
+)
+
+
 @dataclass(frozen=True)
 class RunOptions:
-    """How to run: concurrency, rate limit, where progress goes."""
+    """How to run: concurrency, rate limit, where progress goes, and the run's safeguards."""
 
     concurrency: int = 4
     rate_limit: Decimal | None = None
     resume: bool = False
     progress: TextIO | None = None
     tty: bool | None = None
+    allow_plain_http_key: bool = False
+    """Send the API key over plain http to a host that is not loopback (recorded)."""
+    failure_limit: int = DEFAULT_FAILURE_LIMIT
+    """Executions in a row that may fail at the endpoint before the run stops (resumable)."""
+    sign_with: Ed25519Key | None = None
+    """Sign the transcript's head with this key each time it is written."""
 
 
 @dataclass
@@ -88,6 +113,23 @@ class RunResult:
     statuses: Counter[str] = field(default_factory=Counter)
     interrupted: bool = False
     already_finished: bool = False
+    credential_transport: str = "no-key"
+    deferred_now: Counter[str] = field(default_factory=Counter)
+    """Why executions of this invocation were deferred (cause -> count)."""
+    retried: int = 0
+    """Cells deferred by an earlier invocation that this one recorded."""
+    retry_causes: Counter[str] = field(default_factory=Counter)
+    """Why the cells this invocation found deferred had been deferred (cause -> records)."""
+    stopped_early: str | None = None
+    """Why the run stopped before its end (endpoint failures), else None."""
+    cells_deferred: int = 0
+    """Cells without a record whose last execution was deferred, when the run stopped."""
+    unmeasured_causes: Counter[str] = field(default_factory=Counter)
+    """Every UNMEASURED cell's cause (without its round), over the whole run."""
+
+    @property
+    def finished(self) -> bool:
+        return not self.interrupted and not self.stopped_early and not self.cells_deferred
 
 
 def _api_key(run: SealedRun) -> str | None:
@@ -105,20 +147,28 @@ def _set_aside_torn_tail(path: Path, report: TranscriptReport) -> dict[str, str 
     if report.torn_tail is None:
         return {"tornTailBytes": "0", "tornTailSha256": None, "tornTailFile": None}
     digest = sha256_bytes(report.torn_tail)
-    keep = path.with_name(f"transcript.torn-{digest[:16]}.bin")
-    keep.write_bytes(report.torn_tail)
-    with path.open("r+b") as handle:
-        handle.truncate(report.good_bytes)
-        os.fsync(handle.fileno())
+    keep = f"transcript.torn-{digest[:16]}.bin"
+    create_file(path.parent, keep, report.torn_tail)  # new, never through a planted link
+    fd = open_existing(path.parent, path.name, write=True)
+    try:
+        os.ftruncate(fd, report.good_bytes)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
     return {
         "tornTailBytes": str(len(report.torn_tail)),
         "tornTailSha256": digest,
-        "tornTailFile": keep.name,
+        "tornTailFile": keep,
     }
 
 
 def run_sealed(run_dir: Path, options: RunOptions) -> RunResult:
-    """Run (or resume) the sealed run in ``run_dir``."""
+    """Run (or resume) the sealed run in ``run_dir``.
+
+    Refuses, before any request, to send an API key over plain http to a host
+    that is not loopback (unless ``allow_plain_http_key``).
+    """
+    refuse_links(run_dir)
     run = open_sealed_run(run_dir)
     source = run.inputs.config.model.importedFrom
     if source is not None:
@@ -126,33 +176,90 @@ def run_sealed(run_dir: Path, options: RunOptions) -> RunResult:
             IMPORTED_RUN, f"{run_dir} holds a run imported from {source.instrument}"
         )
     api_key = _api_key(run)
+    transport = credential_transport(
+        run.inputs.config.model.endpoint.url,
+        key_set=api_key is not None,
+        allow_plain_http=options.allow_plain_http_key,
+    )
     with locked(run_dir):
-        return _run_locked(run, api_key, options)
+        return _run_locked(run, api_key, options, transport)
 
 
-def _run_locked(run: SealedRun, api_key: str | None, options: RunOptions) -> RunResult:
+def _resumable(run: SealedRun, report: TranscriptReport, options: RunOptions) -> bool:
+    """Refuse a transcript whose end does not match its head; True when the head must be
+    rewritten although nothing is executed (a run that finished just before its head)."""
+    head = read_head(run.run_dir)
+    if head is not None and "signature" in head:
+        signer = head["signature"]["publicKey"]
+        if options.sign_with is None or options.sign_with.public_key_hex != signer:
+            raise ApconformError(
+                HEAD_KEY,
+                f"{run.run_dir / HEAD_FILE} is signed by {head['signature']['keyId']}; resume "
+                "with --sign-with and that key",
+            )
+    anchor = check_anchor(report, head, seal_hash=run.seal_hash)
+    if anchor.state == "head-missing" and len(report.records) == 1:
+        return False  # stopped right after run-started, before its first head: nothing lost
+    if anchor.fault:
+        raise ApconformError(
+            TRANSCRIPT_BROKEN, f"{run.run_dir / TRANSCRIPT_FILE}: {anchor.message}"
+        )
+    return anchor.state == "tail"
+
+
+def _anchor(run: SealedRun, writer: TranscriptWriter, options: RunOptions) -> None:
+    """Write the head: the transcript's record count and last hash (signed when asked)."""
+    write_head(
+        run.run_dir,
+        head_document(
+            run.seal_hash,
+            writer.next_seq,
+            writer.prev,
+            writer.last_kind,
+            sign_key=options.sign_with,
+        ),
+    )
+
+
+def _run_locked(
+    run: SealedRun, api_key: str | None, options: RunOptions, transport: str
+) -> RunResult:
     path = run.run_dir / TRANSCRIPT_FILE
     cells = plan_cells(run.inputs)
     rate = None if options.rate_limit is None else str(options.rate_limit)
     report = TranscriptReport()
     tail = {"tornTailBytes": "0", "tornTailSha256": None, "tornTailFile": None}
-    if path.exists():
+    stale_head = False
+    if os.path.lexists(path):
         if not options.resume:
             raise ApconformError(TRANSCRIPT_EXISTS, f"{path} exists; this run was already started")
-        report = verify_transcript(path, seal_hash=run.seal_hash)
+        report = verify_transcript(path, seal_hash=run.seal_hash, in_run_dir=True)
         faults = [p for p in report.problems if p.kind != "torn-tail"]
         if faults:
             raise ApconformError(
                 TRANSCRIPT_BROKEN, f"{path}: " + "; ".join(str(p) for p in faults[:5])
             )
+        stale_head = _resumable(run, report, options)
         tail = _set_aside_torn_tail(path, report)
     result = RunResult(run.run_dir, run.seal_hash, len(cells), len(report.cells))
+    result.credential_transport = transport
+    result.retry_causes.update(report.deferral_causes)
     for record in report.cells.values():
         result.statuses[record["execution"]["status"]] += 1
+        if record["execution"]["status"] == "UNMEASURED":
+            result.unmeasured_causes[deferral_cause(record["execution"])] += 1
+    masker = Masker([api_key] if api_key else [])
+    writer = TranscriptWriter(
+        path, run.seal_hash, next_seq=report.next_seq, prev=report.last_hash, masker=masker
+    )
+    if report.records:
+        writer.last_kind = str(report.records[-1]["kind"])
     if report.finished:
         result.already_finished = True
+        if stale_head:  # finished, then stopped before its head was written: anchor it now
+            _anchor(run, writer, options)
+        writer.close()
         return result
-    writer = TranscriptWriter(path, run.seal_hash, next_seq=report.next_seq, prev=report.last_hash)
     with writer:
         if not report.records:
             writer.append(
@@ -166,6 +273,9 @@ def _run_locked(run: SealedRun, api_key: str | None, options: RunOptions) -> Run
                     "rateLimitPerSecond": rate,
                     "plannedCells": str(len(cells)),
                     "planSha256": run.seal["plan"]["planSha256"],
+                    "credentialTransport": transport,
+                    "headFile": HEAD_FILE,
+                    "endpointFailureLimit": str(options.failure_limit),
                 },
             )
         remaining = [c for c in cells if c.key not in report.cells]
@@ -179,15 +289,19 @@ def _run_locked(run: SealedRun, api_key: str | None, options: RunOptions) -> Run
                     "cellsRecorded": str(len(report.cells)),
                     "cellsRemaining": str(len(remaining)),
                     **tail,
+                    "credentialTransport": transport,
+                    "cellsDeferred": str(sum(1 for c in remaining if c.key in report.deferred)),
                 },
             )
-        _execute(run, api_key, options, writer, remaining, result)
+        _anchor(run, writer, options)
+        _execute(run, api_key, options, writer, remaining, result, report.deferred)
         recorded = result.recorded_before + result.executed_now
-        if result.interrupted:
+        if result.interrupted or result.stopped_early or result.cells_deferred:
             writer.append(
                 "run-stopped",
                 {
-                    "reason": "interrupted by the operator",
+                    "reason": _stop_reason(result),
+                    "cellsDeferred": str(result.cells_deferred),
                     "cellsRecorded": str(recorded),
                     "cellsRemaining": str(len(cells) - recorded),
                 },
@@ -202,7 +316,20 @@ def _run_locked(run: SealedRun, api_key: str | None, options: RunOptions) -> Run
                     ],
                 },
             )
+        _anchor(run, writer, options)
     return result
+
+
+def _stop_reason(result: RunResult) -> str:
+    if result.interrupted:
+        return "interrupted by the operator"
+    if result.stopped_early:
+        return result.stopped_early
+    causes = "; ".join(f"{cause} ({n})" for cause, n in result.deferred_now.most_common(3))
+    return (
+        f"{result.cells_deferred} cell(s) failed at the endpoint and were deferred ({causes}); "
+        "resume the run to execute them again"
+    )
 
 
 def _execute(
@@ -212,8 +339,11 @@ def _execute(
     writer: TranscriptWriter,
     remaining: list[Cell],
     result: RunResult,
+    deferred_before: Counter[str],
 ) -> None:
     stop = threading.Event()
+    watch = EndpointWatch(options.failure_limit)
+    waiting = set(deferred_before)  # cells whose latest record is a deferral
     masker = Masker([api_key] if api_key else [])
     endpoint = Endpoint(
         run.inputs.config.model.endpoint.url,
@@ -234,9 +364,28 @@ def _execute(
         record = execute_cell(cell, ctx)
         if stop.is_set() and record["status"] != "VOID":
             raise Interrupted
-        writer.append("execution", record)
+        if endpoint_failure(record) is not None:  # not an outcome: kept, executed again later
+            written = writer.append("cell-deferred", record)
+            failure = str(endpoint_failure(written["cellDeferred"]))  # the masked cause
+            with lock:
+                result.deferred_now[failure] += 1
+                waiting.add(cell.key)
+            if watch.observe(failure) is not None:
+                result.stopped_early = watch.stop_reason
+                stop.set()
+            progress.update("DEFERRED")
+            raise Deferred
+        watch.observe(None)
+        written = writer.append("execution", record)
+        with lock:
+            if record["status"] == "UNMEASURED":
+                result.unmeasured_causes[deferral_cause(written["execution"])] += 1
+            if cell.key in deferred_before:
+                result.retried += 1
+            waiting.discard(cell.key)
         progress.update(record["status"])
 
+    lock = threading.Lock()
     workers = max(1, options.concurrency)
     executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="ap1")
     pending: set[Future[None]] = set()
@@ -250,7 +399,8 @@ def _execute(
             done, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
             for future in done:
                 _collect(future, result)
-            _submit(executor, work, queue, pending, 2 * workers)
+            if not stop.is_set():  # a run stopped early starts no further cell
+                _submit(executor, work, queue, pending, 2 * workers)
     except KeyboardInterrupt:
         result.interrupted = True
         stop.set()
@@ -265,6 +415,12 @@ def _execute(
         executor.shutdown(wait=True, cancel_futures=True)
         progress.close()
     result.statuses.update(progress.statuses)
+    del result.statuses["DEFERRED"]
+    result.cells_deferred = len(waiting)
+
+
+class Deferred(Exception):
+    """The execution failed at the endpoint; it was recorded as cell-deferred, not as the cell."""
 
 
 def _submit(
@@ -286,5 +442,5 @@ def _collect(future: Future[None], result: RunResult) -> None:
     error = future.exception()
     if error is None:
         result.executed_now += 1
-    elif not isinstance(error, Interrupted):
+    elif not isinstance(error, Interrupted | Deferred):
         raise error

@@ -16,11 +16,20 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
-from apconform.ap1.inputs.files import read_text_file
 from apconform.ap1.inputs.plan import load_run_inputs
-from apconform.ap1.rundir import INPUT_FILES, SEAL_FILE, TRANSCRIPT_FILE
+from apconform.ap1.rundir import (
+    INPUT_FILES,
+    SEAL_FILE,
+    TRANSCRIPT_FILE,
+    ensure_directory,
+    load_in,
+    open_binary_in,
+    read_in,
+    replace_file,
+    replacing,
+)
 from apconform.ap1.scoring.adjudication.sheets import (
     sheet_csv_chunks,
     sheet_html_chunks,
@@ -31,9 +40,10 @@ from apconform.ap1.scoring.parallel import auto_jobs, stream_parallel
 from apconform.ap1.scoring.report.html import render_html
 from apconform.ap1.scoring.report.markdown import render_markdown
 from apconform.ap1.scoring.rescoring import Rescorer, ScoreReport, execution_line
+from apconform.ap1.transcript.verify import TRANSCRIPT_LIMIT
 from apconform.core.canonical import sha256_text
 from apconform.core.errors import ApconformError, DocumentRefused, define_code
-from apconform.core.files import load_path
+from apconform.core.files import open_binary
 from apconform.core.indented import indented_chunks
 from apconform.core.validation import validate_document
 from apconform.models.ap1 import Ap1Adjudication, Ap1Seal
@@ -66,6 +76,7 @@ SCORE_INPUT = define_code(
     "or give the transcript and every sealed input.",
 )
 
+_TEXT_LIMIT = 4 * 1024 * 1024
 _READ_BUFFER = 1 << 20
 """Transcript lines are several KiB each; a large read buffer avoids the slow long-line path."""
 
@@ -82,22 +93,18 @@ class ScoredFiles:
     """With workers: this process's peak resident memory (KiB) when they ended."""
 
 
-def _write(path: Path, text: str | Iterable[str]) -> None:
-    """Write text (or its pieces, streaming) to a partial file, then move it into place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(path.name + ".partial")
-    with temporary.open("w", encoding="utf-8", newline="") as handle:
-        if isinstance(text, str):
-            handle.write(text)
-        else:
-            handle.writelines(text)
-    os.replace(temporary, path)
+def _write(folder: Path, rel: str, text: str | Iterable[str]) -> None:
+    """Write text (or its pieces, streaming) to a partial file, then move it into place;
+    links in the folder are refused, never followed."""
+    pieces = [text] if isinstance(text, str) else text
+    replace_file(folder, rel, (piece.encode("utf-8") for piece in pieces))
 
 
-def _optional_document(path: Path | None, model: Any, what: str) -> dict[str, Any] | None:
-    if path is None or not path.is_file():
+def _optional_document(run_dir: Path, rel: str, model: Any, what: str) -> dict[str, Any] | None:
+    path = run_dir / rel
+    if not os.path.lexists(path):
         return None
-    document = load_path(path)
+    document = load_in(run_dir, rel)
     try:
         validate_document(model, document, what=what)
     except DocumentRefused as refused:
@@ -118,14 +125,54 @@ def score_transcript(
     seal: dict[str, Any] | None,
     adjudication: dict[str, Any] | None = None,
     jobs: int | None = None,
+    run_dir: Path | None = None,
 ) -> ScoredFiles:
     """Stream a transcript file through the scorer and write every report file.
 
     ``jobs`` worker processes score it (None: two for a large transcript on a
     multi-core machine, else one); the report is the same bytes for any value.
+    With ``run_dir`` the transcript is that run directory's, opened without
+    following a link; otherwise it is a file the user named (a regular file).
     """
-    if not transcript.is_file():
+    if run_dir is None and not transcript.is_file():
         raise ApconformError(SCORE_INPUT, f"{transcript} is not a transcript file")
+    reader = (
+        open_binary(
+            transcript, max_bytes=TRANSCRIPT_LIMIT, what="a transcript", buffering=_READ_BUFFER
+        )
+        if run_dir is None
+        else open_binary_in(
+            run_dir,
+            TRANSCRIPT_FILE,
+            max_bytes=TRANSCRIPT_LIMIT,
+            what="a transcript",
+            buffering=_READ_BUFFER,
+        )
+    )
+    with reader:
+        return _score_stream(
+            transcript,
+            reader,
+            documents,
+            output_dir,
+            ap1_text=ap1_text,
+            seal=seal,
+            adjudication=adjudication,
+            jobs=jobs,
+        )
+
+
+def _score_stream(
+    transcript: Path,
+    reader: BinaryIO,
+    documents: dict[str, Any],
+    output_dir: Path,
+    *,
+    ap1_text: str | None,
+    seal: dict[str, Any] | None,
+    adjudication: dict[str, Any] | None,
+    jobs: int | None,
+) -> ScoredFiles:
     inputs = load_run_inputs(
         config=documents["config"],
         fixture=documents["fixture"],
@@ -133,14 +180,12 @@ def score_transcript(
         derivations=documents["derivations"],
         ap1_text=ap1_text,
     )
-    output_dir.mkdir(parents=True, exist_ok=True)
-    lines_path = output_dir / "executions.jsonl"
-    partial = lines_path.with_name(lines_path.name + ".partial")
+    ensure_directory(output_dir)
     if jobs is None:
         jobs = auto_jobs(transcript)
     if jobs < 1:
         raise ApconformError(SCORE_INPUT, f"jobs must be at least 1, not {jobs}")
-    with partial.open("wb") as out:
+    with replacing(output_dir, "executions.jsonl") as out:
         rescorer = Rescorer(
             scoring_inputs(inputs),
             seal=seal,
@@ -152,22 +197,21 @@ def score_transcript(
         if jobs > 1:
             streaming_maxrss = stream_parallel(rescorer, transcript, jobs, out.write)
         else:
-            with transcript.open("rb", buffering=_READ_BUFFER) as handle:
-                for raw in handle:
-                    rescorer.add_line(raw[:-1] if raw.endswith(b"\n") else raw)
+            for raw in reader:
+                rescorer.add_line(raw[:-1] if raw.endswith(b"\n") else raw)
         report = rescorer.finish()
-    os.replace(partial, lines_path)
     document = report.document
-    _write(output_dir / "score-report.json", report.json_chunks())
-    _write(output_dir / "report.md", render_markdown(document))
-    _write(output_dir / "report.html", render_html(document))
+    _write(output_dir, "score-report.json", report.json_chunks())
+    _write(output_dir, "report.md", render_markdown(document))
+    _write(output_dir, "report.html", render_html(document))
     rows = report.sheet_rows
     key = sheet_key(rows, report.seal_hash)
-    _write(output_dir / "adjudication/key.json", [*indented_chunks(key), "\n"])
+    _write(output_dir, "adjudication/key.json", [*indented_chunks(key), "\n"])
     for scorer in (1, 2):
-        _write(output_dir / f"adjudication/scorer-{scorer}.csv", sheet_csv_chunks(rows, scorer))
+        _write(output_dir, f"adjudication/scorer-{scorer}.csv", sheet_csv_chunks(rows, scorer))
         _write(
-            output_dir / f"adjudication/scorer-{scorer}.html",
+            output_dir,
+            f"adjudication/scorer-{scorer}.html",
             sheet_html_chunks(rows, scorer, report.seal_hash),
         )
     return ScoredFiles(output_dir, report, jobs, streaming_maxrss)
@@ -177,21 +221,29 @@ def score_run(
     run_dir: Path, output_dir: Path | None = None, *, jobs: int | None = None
 ) -> ScoredFiles:
     """Score a run directory from its transcript, sealed copies and seal record alone."""
-    seal_path = run_dir / SEAL_FILE
-    if not seal_path.is_file():
+    if not os.path.lexists(run_dir / SEAL_FILE):
         raise ApconformError(
             SCORE_INPUT, f"{run_dir} holds no {SEAL_FILE}; it is not a run directory"
         )
-    seal = _optional_document(seal_path, Ap1Seal, "seal record")
+    ensure_directory(run_dir, create=False)
+    seal = _optional_document(run_dir, SEAL_FILE, Ap1Seal, "seal record")
+    if seal is None:
+        raise ApconformError(
+            SCORE_INPUT, f"{run_dir} holds no {SEAL_FILE}; it is not a run directory"
+        )
     documents = {}
     for name in ("config", "fixture", "questions", "derivations"):
         path = run_dir / INPUT_FILES[name]
-        if not path.is_file():
+        if not os.path.lexists(path):
             raise ApconformError(SCORE_INPUT, f"{path} is missing")
-        documents[name] = load_path(path)
-    text_path = run_dir / INPUT_FILES["ap1Text"]
-    ap1_text = read_text_file(text_path) if text_path.is_file() else None
-    adjudication = _optional_document(run_dir / ADJUDICATION_FILE, Ap1Adjudication, "adjudication")
+        documents[name] = load_in(run_dir, INPUT_FILES[name])
+    text_rel = INPUT_FILES["ap1Text"]
+    ap1_text = (
+        read_in(run_dir, text_rel, max_bytes=_TEXT_LIMIT, what="an AP-1 text").decode("utf-8")
+        if os.path.lexists(run_dir / text_rel)
+        else None
+    )
+    adjudication = _optional_document(run_dir, ADJUDICATION_FILE, Ap1Adjudication, "adjudication")
     return score_transcript(
         run_dir / TRANSCRIPT_FILE,
         documents,
@@ -200,14 +252,27 @@ def score_run(
         seal=seal,
         adjudication=adjudication,
         jobs=jobs,
+        run_dir=run_dir,
     )
 
 
 def compare_reports(first: Path, second: Path) -> list[str]:
     """The report files whose bytes differ between two folders (a missing file differs)."""
-    differ = []
-    for name in REPORT_FILES:
-        a, b = first / name, second / name
-        if not (a.is_file() and b.is_file()) or a.read_bytes() != b.read_bytes():
-            differ.append(name)
-    return differ
+    return [name for name in REPORT_FILES if not _same_bytes(first, second, name)]
+
+
+def _same_bytes(first: Path, second: Path, name: str) -> bool:
+    """Whether ``name`` holds the same bytes in both folders (read in pieces, links refused)."""
+    if not (os.path.lexists(first / name) and os.path.lexists(second / name)):
+        return False
+    limit, what = TRANSCRIPT_LIMIT, "a report file"
+    with (
+        open_binary_in(first, name, max_bytes=limit, what=what) as a,
+        open_binary_in(second, name, max_bytes=limit, what=what) as b,
+    ):
+        while True:
+            piece = a.read(_READ_BUFFER)
+            if piece != b.read(_READ_BUFFER):
+                return False
+            if not piece:
+                return True

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,11 +25,13 @@ from apconform.ap1.scoring.execution import score_view
 from apconform.ap1.scoring.record import RecordUnreadable, read_execution
 from apconform.ap1.scoring.report.document import RunFacts, build_report
 from apconform.ap1.transcript.chain import GENESIS, record_hash
+from apconform.ap1.transcript.deferral import deferral_cause
 from apconform.core.indented import indented_chunks
 
 __all__ = ["Rescorer", "ScoreReport", "Stretch", "execution_line", "rescore_records"]
 
 _TAIL = len(b',"sha256":"') + 64 + 2
+_HEX64 = re.compile(r"[0-9a-f]{64}")
 _MAX_LINE = 64 * 1024 * 1024
 
 
@@ -91,6 +95,8 @@ class Stretch:
     duplicates: list[str]
     acc: Accumulator
     execution_bytes: bytes
+    deferrals: Counter[str] = field(default_factory=Counter)
+    deferral_causes: Counter[str] = field(default_factory=Counter)
 
 
 @dataclass
@@ -184,6 +190,10 @@ class Rescorer:
         self.facts.finished = kind == "run-finished"
         if kind == "execution":
             self._execution(record, line)
+        elif kind == "cell-deferred" and isinstance(record.get("cellDeferred"), dict):
+            deferred = record["cellDeferred"]
+            self.facts.deferrals[str(deferred.get("cellKey"))] += 1
+            self.facts.deferral_causes[deferral_cause(deferred)] += 1
 
     def _execution(self, record: Mapping[str, Any], line: int) -> None:
         assert self.facts is not None
@@ -226,6 +236,8 @@ class Rescorer:
             duplicates=facts.duplicates,
             acc=self.acc,
             execution_bytes=text,
+            deferrals=facts.deferrals,
+            deferral_causes=facts.deferral_causes,
         )
 
     def start_stretch(self, first_line: int, assumed_prev: str) -> None:
@@ -255,6 +267,8 @@ class Rescorer:
             facts.finished = part.finished
         facts.recorded.extend(part.recorded)
         facts.duplicates.extend(part.duplicates)
+        facts.deferrals.update(part.deferrals)
+        facts.deferral_causes.update(part.deferral_causes)
         self._cells.update(part.recorded)
         self._seq += part.lines
         self._prev = part.last_prev
@@ -265,6 +279,7 @@ class Rescorer:
     def finish(self) -> ScoreReport:
         """Build the report (call once, after the last record)."""
         assert self.facts is not None
+        self.facts.head_sha256 = self._prev if _HEX64.fullmatch(self._prev) else GENESIS
         document = build_report(self.acc, self.inputs, self.facts)
         seal_hash = (
             self.seal["sealHash"]

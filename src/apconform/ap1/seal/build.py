@@ -10,7 +10,6 @@ recomputes every component from the sealed copies and names each mismatch.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,13 @@ from apconform.ap1.calculator.evaluator import CALCULATOR_LIMITS
 from apconform.ap1.clock import utc_now
 from apconform.ap1.inputs.plan import RunInputs, plan_cells, plan_digest
 from apconform.ap1.numbers import ARITHMETIC_PRECISION, ARITHMETIC_ROUNDING
-from apconform.ap1.rundir import INPUT_FILES, SEAL_FILE, refuse_existing_run
+from apconform.ap1.rundir import (
+    INPUT_FILES,
+    SEAL_FILE,
+    create_file,
+    ensure_directory,
+    refuse_existing_run,
+)
 from apconform.ap1.seal.source import SOURCE_HASH_METHOD, instrument_source_hash
 from apconform.core.canonical import TEXT_HASH_METHOD, sha256_hex, sha256_text
 from apconform.core.signing import Ed25519Key, sign_document
@@ -125,29 +130,23 @@ def build_seal(inputs: RunInputs, *, sealed_at: str | None = None) -> dict[str, 
     return record
 
 
-def _write_new(path: Path, text: str) -> None:
-    """Create a file that must not exist yet, and make it durable."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o644)
-    try:
-        os.write(fd, text.encode("utf-8"))
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def write_sealed_run(
     run_dir: Path, inputs: RunInputs, *, sign_key: Ed25519Key | None = None
 ) -> dict[str, Any]:
-    """Write the sealed copies and the seal record into a directory that holds no run yet."""
-    run_dir.mkdir(parents=True, exist_ok=True)
+    """Write the sealed copies and the seal record into a directory that holds no run yet.
+
+    The directory is created when missing and must be a real directory; every
+    file is created new, without following links (see :mod:`apconform.ap1.rundir`).
+    """
+    ensure_directory(run_dir)
     refuse_existing_run(run_dir)
     record = build_seal(inputs)
     if sign_key is not None:
         record = sign_document(record, sign_key, field="signature")
     for name in ("config", "fixture", "questions", "derivations"):
         text = json.dumps(inputs.documents[name], indent=2, ensure_ascii=False) + "\n"
-        _write_new(run_dir / INPUT_FILES[name], text)
-    _write_new(run_dir / INPUT_FILES["ap1Text"], inputs.ap1_text)
-    _write_new(run_dir / SEAL_FILE, json.dumps(record, indent=2, ensure_ascii=False) + "\n")
+        create_file(run_dir, INPUT_FILES[name], text.encode("utf-8"))
+    create_file(run_dir, INPUT_FILES["ap1Text"], inputs.ap1_text.encode("utf-8"))
+    seal_text = json.dumps(record, indent=2, ensure_ascii=False) + "\n"
+    create_file(run_dir, SEAL_FILE, seal_text.encode("utf-8"))
     return record

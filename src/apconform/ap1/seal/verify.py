@@ -13,15 +13,14 @@ from pathlib import Path
 from typing import Any
 
 from apconform import __version__
-from apconform.ap1.inputs.files import read_text_file
 from apconform.ap1.inputs.plan import RunInputs, load_run_inputs
-from apconform.ap1.rundir import INPUT_FILES, SEAL_FILE
+from apconform.ap1.rundir import INPUT_FILES, SEAL_FILE, load_in, read_in
 from apconform.ap1.seal.build import composite_hash, declared_rules, plan_summary
 from apconform.ap1.seal.source import instrument_source_hash
 from apconform.core.canonical import sha256_hex, sha256_text
 from apconform.core.errors import ApconformError, DocumentRefused, define_code
-from apconform.core.files import load_path
-from apconform.core.signing import verify_document
+from apconform.core.signing import SIG_INVALID, verify_document
+from apconform.core.trust import TrustAnchors, trust_anchors, verify_trusted
 from apconform.core.validation import validate_document
 from apconform.models.ap1 import Ap1Seal
 
@@ -34,6 +33,7 @@ __all__ = [
     "verify_seal_documents",
 ]
 
+_TEXT_LIMIT = 4 * 1024 * 1024
 SEAL_BROKEN = define_code(
     "AP1-SEAL-BROKEN",
     "The sealed run does not verify",
@@ -71,24 +71,38 @@ class SealedRun:
 def _load_inputs(run_dir: Path, findings: list[Finding]) -> dict[str, Any] | None:
     loaded: dict[str, Any] = {}
     for name, rel in INPUT_FILES.items():
-        path = run_dir / rel
         try:
-            loaded[name] = read_text_file(path) if name == "ap1Text" else load_path(path)
+            loaded[name] = (
+                read_in(run_dir, rel, max_bytes=_TEXT_LIMIT, what="an AP-1 text").decode("utf-8")
+                if name == "ap1Text"
+                else load_in(run_dir, rel)
+            )
         except (ApconformError, OSError, ValueError) as exc:
             findings.append(Finding(f"inputs.{name}", f"{rel} cannot be read: {exc}"))
     return loaded if len(loaded) == len(INPUT_FILES) else None
 
 
 def verify_seal(
-    run_dir: Path, *, trusted_keys: Iterable[str] | None = None
+    run_dir: Path,
+    *,
+    trusted_keys: Iterable[str] | None = None,
+    anchors: TrustAnchors | None = None,
+    judge_signer: bool = True,
 ) -> tuple[list[Finding], SealedRun | None]:
-    """Every finding about the seal of ``run_dir``, and the opened run when none is fatal."""
+    """Every finding about the seal of ``run_dir``, and the opened run when none is fatal.
+
+    A signature must be by one of ``anchors`` (or ``trusted_keys``; when none is
+    named, the kit's published TEST key alone); a valid one adds a note saying
+    which key verified it. ``judge_signer=False`` checks only that a signature
+    matches (running a run you sealed yourself needs no trust decision).
+    """
     try:
-        record = load_path(run_dir / SEAL_FILE)
+        record = load_in(run_dir, SEAL_FILE)
         validate_document(Ap1Seal, record, what="seal record")
     except (ApconformError, DocumentRefused) as exc:
         return [Finding("seal", f"{SEAL_FILE} cannot be used: {exc}")], None
-    findings = _record_findings(record, trusted_keys)
+    trust = _anchors(trusted_keys, anchors, judge_signer)
+    findings = _record_findings(record, trust)
     loaded = _load_inputs(run_dir, findings)
     if loaded is None:
         return findings, None
@@ -103,18 +117,28 @@ def verify_seal_documents(
     inputs: Mapping[str, Any],
     *,
     trusted_keys: Iterable[str] | None = None,
+    anchors: TrustAnchors | None = None,
 ) -> list[Finding]:
     """:func:`verify_seal` on documents in memory: a seal record that meets its schema and the
     sealed inputs as they are now (``config``, ``fixture``, ``questions``, ``derivations``
     as JSON values, ``ap1Text`` as text)."""
-    findings = _record_findings(record, trusted_keys)
+    findings = _record_findings(record, _anchors(trusted_keys, anchors, True))
     _input_findings(record, {name: inputs[name] for name in INPUT_FILES}, findings)
     return findings
 
 
-def _record_findings(record: dict[str, Any], trusted_keys: Iterable[str] | None) -> list[Finding]:
+def _anchors(
+    trusted_keys: Iterable[str] | None, anchors: TrustAnchors | None, judge_signer: bool
+) -> TrustAnchors | None:
+    if not judge_signer:
+        return None
+    return anchors if anchors is not None else trust_anchors(trusted_keys)
+
+
+def _record_findings(record: dict[str, Any], anchors: TrustAnchors | None) -> list[Finding]:
     findings: list[Finding] = []
-    if composite_hash(record) != record["sealHash"]:
+    content_holds = composite_hash(record) == record["sealHash"]
+    if not content_holds:
         findings.append(
             Finding(
                 "sealHash",
@@ -124,12 +148,33 @@ def _record_findings(record: dict[str, Any], trusted_keys: Iterable[str] | None)
         )
     if "signature" in record:
         try:
-            verify_document(
-                record, field="signature", trusted_public_keys=list(trusted_keys or []) or None
-            )
+            if anchors is None:
+                verify_document(record, field="signature")
+            else:
+                statement = verify_trusted(record, anchors)
+                findings.append(
+                    Finding(
+                        "signature",
+                        f"valid, by {record['signature']['keyId']}; {statement}; it covers every "
+                        "member, sealedAt included",
+                        fatal=False,
+                    )
+                )
         except ApconformError as exc:
-            findings.append(Finding("signature", exc.message))
+            findings.append(Finding("signature", _signature_problem(exc, content_holds)))
     return findings
+
+
+def _signature_problem(error: ApconformError, content_holds: bool) -> str:
+    """The signature finding, naming what changed where the record lets us tell."""
+    if error.error_code is not SIG_INVALID:
+        return error.message
+    if content_holds:
+        return (
+            f"{error.message}; changed: sealedAt (every other member still matches sealHash, "
+            "which covers all but sealedAt; unless sealHash was recomputed after an edit)"
+        )
+    return f"{error.message}; changed: a member covered by sealHash (see the sealHash finding)"
 
 
 def _input_findings(
@@ -199,7 +244,7 @@ def _recheck(
 
 def open_sealed_run(run_dir: Path, *, require_same_instrument: bool = True) -> SealedRun:
     """Open a run directory for running or resuming; refuse unless its seal verifies."""
-    findings, run = verify_seal(run_dir)
+    findings, run = verify_seal(run_dir, judge_signer=False)
     blocking = [
         f for f in findings if f.fatal or (require_same_instrument and f.component == "instrument")
     ]

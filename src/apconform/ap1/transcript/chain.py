@@ -16,12 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from apconform.ap1.clock import utc_now
+from apconform.ap1.masking import Masker
+from apconform.ap1.rundir import open_append
 from apconform.core.canonical import canonical_text, sha256_bytes, sha256_hex
 
 __all__ = ["GENESIS", "SCHEMA_VERSION", "TranscriptWriter", "record_hash", "split_lines"]
 
 GENESIS = "0" * 64
-_BINARY = getattr(os, "O_BINARY", 0)  # no newline translation on Windows
 SCHEMA_VERSION = "apconform-ap1-transcript/1"
 _MEMBER = {
     "run-started": "runStarted",
@@ -29,6 +30,7 @@ _MEMBER = {
     "run-resumed": "runResumed",
     "run-stopped": "runStopped",
     "run-finished": "runFinished",
+    "cell-deferred": "cellDeferred",
 }
 
 
@@ -40,16 +42,32 @@ def record_hash(record: dict[str, Any]) -> str:
 class TranscriptWriter:
     """Appends records to one transcript file; thread-safe; every record synced before return."""
 
-    def __init__(self, path: Path, seal_hash: str, *, next_seq: int = 0, prev: str = GENESIS):
+    def __init__(
+        self,
+        path: Path,
+        seal_hash: str,
+        *,
+        next_seq: int = 0,
+        prev: str = GENESIS,
+        masker: Masker | None = None,
+    ):
         self.path = path
         self.seal_hash = seal_hash
         self.next_seq = next_seq
         self.prev = prev
+        self._masker = masker if masker is not None else Masker()
+        self.last_kind = "run-started"
+        """The kind of the last record written (what the head names)."""
         self._lock = threading.Lock()
-        self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | _BINARY, 0o644)
+        self._fd = open_append(path.parent, path.name)  # a link planted there is refused
 
     def append(self, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
-        """Write one record of ``kind`` carrying ``payload``; return the record as written."""
+        """Write one record of ``kind`` carrying ``payload``; return the record as written.
+
+        The run's secrets are masked in every string of the payload (member names
+        included), in every encoding an echo could give them, before it is hashed.
+        """
+        payload = self._masker.mask_value(payload)
         with self._lock:
             record: dict[str, Any] = {
                 "schemaVersion": SCHEMA_VERSION,
@@ -71,6 +89,7 @@ class TranscriptWriter:
             os.fsync(self._fd)
             self.next_seq += 1
             self.prev = record["sha256"]
+            self.last_kind = kind
             return record
 
     def close(self) -> None:

@@ -1,26 +1,41 @@
 """Verifying a transcript: every fault found and located by line and seq.
 
-Reads the file as bytes and checks, line by line: well-formed record, canonical
-form, schema, its own hash, consecutive seq, the chain, the seal hash, and
-that no cell is recorded twice. An unterminated last line is reported as a
-torn tail: a record whose write never completed (resuming sets it aside).
+Reads the file line by line and checks: well-formed record, canonical form,
+schema, its own hash, consecutive seq, the chain, the seal hash, that no cell
+is recorded twice and that no cell is deferred after its record. An
+unterminated last line is reported as a torn tail: a record whose write never
+completed (resuming sets it aside). Whether the chain's end is the run's end is
+checked against the head file by :mod:`apconform.ap1.transcript.head`.
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
+from apconform.ap1.rundir import open_binary_in
 from apconform.ap1.transcript.chain import GENESIS, record_hash, split_lines
+from apconform.ap1.transcript.deferral import deferral_cause
 from apconform.core.canonical import canonical_text
 from apconform.core.errors import ApconformError, DocumentRefused
+from apconform.core.files import open_binary
 from apconform.core.jsonload import Limits, loads
 from apconform.core.validation import validate_document
 from apconform.models.ap1 import Ap1TranscriptRecord
 
-__all__ = ["Problem", "TranscriptReport", "verify_transcript", "verify_transcript_bytes"]
+__all__ = [
+    "TRANSCRIPT_LIMIT",
+    "Problem",
+    "TranscriptReport",
+    "verify_transcript",
+    "verify_transcript_bytes",
+]
 
+TRANSCRIPT_LIMIT = 64 * 1024**3
+"""The largest transcript read: a bound far above any real run (64 GiB)."""
 _LINE_LIMITS = Limits(max_bytes=64 * 1024 * 1024, max_depth=32, max_nodes=1_000_000)
 
 
@@ -50,6 +65,11 @@ class TranscriptReport:
     cells: dict[str, dict[str, Any]] = field(default_factory=dict)
     good_bytes: int = 0
     torn_tail: bytes | None = None
+    deferred: Counter[str] = field(default_factory=Counter)
+    """Cell key -> how many cell-deferred records it has (a resume executes it again)."""
+    deferral_causes: Counter[str] = field(default_factory=Counter)
+    declares_head: bool = False
+    """Whether the run-started record names a head file (older transcripts do not)."""
 
     @property
     def ok(self) -> bool:
@@ -68,15 +88,45 @@ class TranscriptReport:
         return len(self.records)
 
 
-def verify_transcript(path: Path, *, seal_hash: str | None = None) -> TranscriptReport:
-    """Verify the transcript file at ``path``."""
-    return verify_transcript_bytes(path.read_bytes(), seal_hash=seal_hash)
+def verify_transcript(
+    path: Path, *, seal_hash: str | None = None, in_run_dir: bool = False
+) -> TranscriptReport:
+    """Verify the transcript file at ``path``, reading it line by line.
+
+    With ``in_run_dir`` the file is a run directory's own and a link there is
+    refused; otherwise it is a file the user named (a regular file, any size up
+    to the transcript limit).
+    """
+    reader = (
+        open_binary_in(path.parent, path.name, max_bytes=TRANSCRIPT_LIMIT, what="a transcript")
+        if in_run_dir
+        else open_binary(path, max_bytes=TRANSCRIPT_LIMIT, what="a transcript")
+    )
+    with reader:
+        return _verify_lines(_file_lines(reader), seal_hash)
+
+
+def _file_lines(handle: BinaryIO) -> Iterator[tuple[int, int, bytes, bool]]:
+    """The lines of a file as :func:`split_lines` gives those of bytes."""
+    offset = 0
+    for number, line in enumerate(handle, start=1):
+        terminated = line.endswith(b"\n")
+        raw = line[:-1] if terminated else line
+        yield number, offset, raw, terminated
+        offset += len(line)
 
 
 def verify_transcript_bytes(data: bytes, *, seal_hash: str | None = None) -> TranscriptReport:
+    """Verify a transcript given as the bytes of its file."""
+    return _verify_lines(split_lines(data), seal_hash)
+
+
+def _verify_lines(
+    lines: Iterable[tuple[int, int, bytes, bool]], seal_hash: str | None
+) -> TranscriptReport:
     report = TranscriptReport()
     previous: dict[str, Any] | None = None
-    for number, offset, raw, terminated in split_lines(data):
+    for number, offset, raw, terminated in lines:
         if not terminated:
             report.torn_tail = raw
             report.problems.append(
@@ -102,6 +152,12 @@ def verify_transcript_bytes(data: bytes, *, seal_hash: str | None = None) -> Tra
                     f"the record names seal {record.get('sealHash')}, not the run's {seal_hash}",
                 )
             )
+        if record.get("kind") == "run-started" and record.get("seq") == "0":
+            started = record.get("runStarted")
+            report.declares_head = isinstance(started, dict) and "headFile" in started
+        deferred = record.get("cellDeferred")
+        if isinstance(deferred, dict) and "cellKey" in deferred:
+            _deferral(number, record, deferred, report)
         execution = record.get("execution")
         if isinstance(execution, dict) and "cellKey" in execution:
             key = execution["cellKey"]
@@ -122,6 +178,24 @@ def verify_transcript_bytes(data: bytes, *, seal_hash: str | None = None) -> Tra
         if not report.problems:
             report.good_bytes = offset + len(raw) + 1
     return report
+
+
+def _deferral(
+    number: int, record: dict[str, Any], deferred: dict[str, Any], report: TranscriptReport
+) -> None:
+    key = deferred["cellKey"]
+    if key in report.cells:
+        report.problems.append(
+            Problem(
+                number,
+                record.get("seq"),
+                "deferred-after-record",
+                f"cell {key} is deferred after its record at seq {report.cells[key]['seq']}",
+            )
+        )
+        return
+    report.deferred[key] += 1
+    report.deferral_causes[deferral_cause(deferred)] += 1
 
 
 def _parse(number: int, raw: bytes, report: TranscriptReport) -> dict[str, Any] | None:

@@ -25,8 +25,9 @@ from apconform.conformance.reports.records import (
 from apconform.conformance.reports.text import render_markdown, render_pretty
 from apconform.core.canonical import sha256_bytes
 from apconform.core.errors import ApconformError, DocumentRefused
-from apconform.core.files import load_path
-from apconform.core.signing import Ed25519Key, sign_document, verify_document
+from apconform.core.files import load_path, read_file
+from apconform.core.signing import SIG_INVALID, Ed25519Key, sign_document
+from apconform.core.trust import TrustAnchors, trust_anchors, verify_trusted
 from apconform.core.validation import validate_document
 from apconform.models.conformance import ReportSignature
 
@@ -64,6 +65,13 @@ def write_badges(records: list[dict[str, Any]], folder: Path) -> list[Path]:
     return written
 
 
+_REPORT_LIMIT = 256 * 1_048_576
+
+
+def _report_bytes(report: Path) -> bytes:
+    return read_file(report, max_bytes=_REPORT_LIMIT, what="a conformance report")
+
+
 def signature_path(report: Path) -> Path:
     return report.with_name(report.name + ".sig.json")
 
@@ -74,7 +82,7 @@ def sign_report(report: Path, fmt: str, key: Ed25519Key) -> Path:
         "schemaVersion": "apconform-report-signature/1",
         "report": report.name,
         "format": fmt,
-        "reportSha256": sha256_bytes(report.read_bytes()),
+        "reportSha256": sha256_bytes(_report_bytes(report)),
     }
     target = signature_path(report)
     target.write_text(json.dumps(sign_document(body, key), indent=2) + "\n", encoding="utf-8")
@@ -89,20 +97,47 @@ class VerifiedReport:
     fmt: str
     records: int
     verdict: str | None
+    statement: str = ""
 
 
 def verify_report(
-    report: Path, *, signature: Path | None = None, trusted_keys: Iterable[str] | None = None
+    report: Path,
+    *,
+    signature: Path | None = None,
+    trusted_keys: Iterable[str] | None = None,
+    anchors: TrustAnchors | None = None,
 ) -> VerifiedReport:
-    """Check the detached signature and, for JSON lines, every record; raise on any fault."""
+    """Check the detached signature and, for JSON lines, every record; raise on any fault.
+
+    The signer must be one of ``anchors`` (or of ``trusted_keys``; none named: the kit's
+    published TEST key alone)."""
     sig_file = signature if signature is not None else signature_path(report)
     document = load_path(sig_file)
     try:
         parsed = validate_document(ReportSignature, document, what=f"report signature {sig_file}")
     except DocumentRefused as refused:
         raise ApconformError(REPORT_INVALID, refused.message) from None
-    verify_document(document, trusted_public_keys=list(trusted_keys) if trusted_keys else None)
-    actual = sha256_bytes(report.read_bytes())
+    actual = sha256_bytes(_report_bytes(report))
+    try:
+        statement = verify_trusted(
+            document, anchors if anchors is not None else trust_anchors(trusted_keys)
+        )
+    except ApconformError as error:
+        if error.error_code is not SIG_INVALID:
+            raise
+        raise ApconformError(
+            SIG_INVALID,
+            f"{sig_file}: {error.message}; "
+            + (
+                "the signature file was edited after signing: its reportSha256 matches the "
+                "report's current bytes, so the report was most likely changed and the digest "
+                "edited to match"
+                if actual == parsed.reportSha256
+                else "which member changed cannot be determined (the signature covers the "
+                "signature file as a whole)"
+            ),
+            path=error.path,
+        ) from None
     if actual != parsed.reportSha256:
         raise ApconformError(
             REPORT_INVALID,
@@ -116,4 +151,6 @@ def verify_report(
         if problems:
             raise ApconformError(REPORT_INVALID, f"{report}: " + "; ".join(problems[:5]))
         records, verdict = len(loaded), str(loaded[-1]["verdict"])
-    return VerifiedReport(document["signature"]["keyId"], parsed.format, records, verdict)
+    return VerifiedReport(
+        document["signature"]["keyId"], parsed.format, records, verdict, statement
+    )

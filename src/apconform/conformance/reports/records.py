@@ -18,9 +18,16 @@ from apconform.conformance.schemas import json_schema_validator
 from apconform.conformance.summary import count_outcomes
 from apconform.core.canonical import sha256_hex
 from apconform.core.errors import ApconformError, define_code
+from apconform.core.files import read_file
 from apconform.core.jsonload import Limits, loads
 
-__all__ = ["REPORT_INVALID", "read_jsonl", "record_problems", "render_jsonl"]
+__all__ = [
+    "REPORT_INVALID",
+    "consistency_problems",
+    "read_jsonl",
+    "record_problems",
+    "render_jsonl",
+]
 
 REPORT_INVALID = define_code(
     "APC-REPORT-INVALID",
@@ -43,13 +50,9 @@ def render_jsonl(records: list[dict[str, Any]]) -> str:
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
     """Read a JSON-lines report, each line through the bounded loader."""
-    try:
-        size = path.stat().st_size
-        if size > _MAX_REPORT_BYTES:
-            raise ApconformError(REPORT_INVALID, f"{path} is larger than {_MAX_REPORT_BYTES} bytes")
-        lines = path.read_bytes().splitlines()
-    except OSError as exc:
-        raise ApconformError(REPORT_INVALID, f"cannot read {path}: {exc.strerror}") from None
+    lines = read_file(
+        path, max_bytes=_MAX_REPORT_BYTES, what="a JSON-lines conformance report"
+    ).splitlines()
     records = []
     for number, line in enumerate(lines, start=1):
         if line.strip():
@@ -79,10 +82,20 @@ def record_problems(records: list[dict[str, Any]]) -> list[str]:
         for error in sorted(validator.iter_errors(record), key=lambda e: list(e.absolute_path)):
             where = "/" + "/".join(str(p) for p in error.absolute_path)
             problems.append(f"record {number} ({schema}) at {where}: {error.message}")
-    if problems:
-        return problems
+    return problems or consistency_problems(records)
+
+
+def consistency_problems(
+    records: list[dict[str, Any]], *, cases_sha256: str | None = None
+) -> list[str]:
+    """How schema-valid records disagree with their footer (digest, counts, numbering).
+
+    ``cases_sha256`` is the digest of the case records when the caller has it already.
+    """
+    problems = []
     cases, footer = records[1:-1], records[-1]
-    if footer["casesSha256"] != sha256_hex(cases):
+    digest = cases_sha256 if cases_sha256 is not None else sha256_hex(cases)
+    if footer["casesSha256"] != digest:
         problems.append("the case records do not match the footer's casesSha256")
     if footer["counts"] != count_outcomes(cases):
         problems.append("the footer's counts do not match the case records")

@@ -33,9 +33,10 @@ from apconform.ap1.importers.reference.records import (
 )
 from apconform.ap1.importers.reference.report import read_published_report
 from apconform.ap1.inputs.plan import RunInputs, plan_cells
-from apconform.ap1.rundir import TRANSCRIPT_FILE, refuse_existing_run
+from apconform.ap1.rundir import HEAD_FILE, TRANSCRIPT_FILE, create_file, refuse_existing_run
 from apconform.ap1.seal.build import write_sealed_run
 from apconform.ap1.transcript.chain import TranscriptWriter
+from apconform.ap1.transcript.head import head_document, write_head
 from apconform.core.canonical import sha256_bytes
 from apconform.core.errors import ApconformError, define_code
 from apconform.core.jsonload import Limits, loads
@@ -369,6 +370,7 @@ def _write(
                 "rateLimitPerSecond": None,
                 "plannedCells": str(planned),
                 "planSha256": seal["plan"]["planSha256"],
+                "headFile": HEAD_FILE,
                 "provenance": _run_provenance(record, inputs, version),
             },
         )
@@ -394,12 +396,13 @@ def _write(
                     "cellsRemaining": str(planned - len(executions)),
                 },
             )
-    folder = run_dir / "import"
-    folder.mkdir(parents=True, exist_ok=True)
-    (run_dir / IMPORT_FILE).write_text(
-        json.dumps(record, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+        head = head_document(seal["sealHash"], writer.next_seq, writer.prev, writer.last_kind)
+    write_head(run_dir, head)  # the imported transcript is anchored at its end
+    record_text = json.dumps(record, indent=2, ensure_ascii=False) + "\n"
+    create_file(run_dir, IMPORT_FILE, record_text.encode("utf-8"))  # links refused
+    verdicts = "".join(
+        json.dumps(execution.verdict, ensure_ascii=False, sort_keys=True) + "\n"
+        for execution in executions
     )
-    with (run_dir / VERDICTS_FILE).open("w", encoding="utf-8", newline="\n") as handle:
-        for execution in executions:
-            handle.write(json.dumps(execution.verdict, ensure_ascii=False, sort_keys=True) + "\n")
+    create_file(run_dir, VERDICTS_FILE, verdicts.encode("utf-8"))
     return ImportedRun(run_dir, seal["sealHash"], record)

@@ -12,6 +12,7 @@ scorer reproduces it byte for byte.
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -91,6 +92,11 @@ class RunFacts:
     finished: bool = False
     run_started: dict[str, Any] | None = None
     adjudication: dict[str, Any] | None = None
+    head_sha256: str = "0" * 64
+    """The sha256 the last record read carries: with ``records``, what the report scored."""
+    deferrals: Counter[str] = field(default_factory=Counter)
+    """Cell key -> its cell-deferred records (executions that failed at the endpoint)."""
+    deferral_causes: Counter[str] = field(default_factory=Counter)
 
 
 def _integrity(facts: RunFacts, inputs: ScoringInputs) -> dict[str, Any]:
@@ -145,6 +151,7 @@ def _integrity(facts: RunFacts, inputs: ScoringInputs) -> dict[str, Any]:
         "transcript": {
             "verified": not facts.problems,
             "records": str(facts.records),
+            "headSha256": facts.head_sha256,
             "executions": str(len(facts.recorded)),
             "sealHashes": sorted(facts.seal_hashes),
             "problems": facts.problems,
@@ -156,6 +163,14 @@ def _integrity(facts: RunFacts, inputs: ScoringInputs) -> dict[str, Any]:
             "unplanned": str(len(recorded - set(planned))),
             "duplicates": facts.duplicates,
             "finished": facts.finished,
+            "retried": str(sum(1 for key in facts.deferrals if key in recorded)),
+            "deferred": str(
+                sum(1 for key in planned if key in facts.deferrals and key not in recorded)
+            ),
+            "deferralCauses": [
+                {"cause": cause, "count": str(count)}
+                for cause, count in sorted(facts.deferral_causes.items())
+            ],
         },
         "adjudication": None
         if facts.adjudication is None

@@ -54,7 +54,16 @@ def _head(doc: dict[str, Any]) -> list[Section]:
         f"chain {'verifies' if transcript['verified'] else 'DOES NOT VERIFY'}. Plan: "
         f"{plan['recorded']} of {plan['planned']} cells recorded, {plan['missing']} missing, "
         f"{plan['unplanned']} unplanned, run {'finished' if plan['finished'] else 'not finished'}."
+        f" The transcript scored ends in record {transcript['records']} with hash "
+        f"{transcript['headSha256']}."
     )
+    if plan["deferralCauses"]:
+        causes = "; ".join(f"{c['cause']} ({c['count']})" for c in plan["deferralCauses"])
+        check.p(
+            f"Executions that failed at the endpoint were deferred and not scored: "
+            f"{plan['retried']} cell(s) were retried and recorded, {plan['deferred']} still "
+            f"wait to be executed again. Causes: {causes}."
+        )
     if transcript["problems"]:
         check.table(
             ("Line", "Seq", "Kind", "Problem"),

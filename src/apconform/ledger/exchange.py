@@ -1,0 +1,209 @@
+"""Moving entries between ledgers as JSON lines, without losing a digest.
+
+An export line is a ``LedgerRecord``: the entry, its digest and its document.
+Import checks the whole file first (every digest, every link, every document
+and signature) and then appends in one transaction, so a bad file imports
+nothing. Into an empty ledger, or one the export continues, entries go in
+byte for byte, so the chain and every digest are the same as at the source;
+lines already present are skipped, so importing the same export twice is
+harmless. A ledger with another history takes the results only with
+``rechain``: each becomes a new entry here, with its claim (and signature)
+unchanged and an ``origin`` naming the entry it came from.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from sqlalchemy import select
+
+from apconform.core.canonical import canonical_bytes, sha256_bytes
+from apconform.core.errors import ApconformError, DocumentRefused
+from apconform.core.jsonload import loads
+from apconform.core.validation import validate_document
+from apconform.ledger.claim import Submission, accept_submission
+from apconform.ledger.entry import StoredEntry
+from apconform.ledger.errors import LEDGER_IMPORT, LEDGER_IMPORT_FORK
+from apconform.ledger.store import (
+    Head,
+    Ledger,
+    document_bytes,
+    head_of,
+    insert_entry,
+    superseded_target,
+)
+from apconform.ledger.tables import documents, entries
+from apconform.models.ledger import LedgerRecord
+from apconform.results import RESULT_LIMITS
+
+__all__ = [
+    "ImportSummary",
+    "export_records",
+    "import_records",
+    "read_export",
+    "read_records",
+]
+
+
+def read_export(source: str) -> list[bytes]:
+    """The lines of an export file (a regular file, not a link or device) or of stdin ("-")."""
+    if source == "-":
+        return sys.stdin.buffer.read().splitlines()
+    try:
+        info = os.lstat(source)
+        if not stat.S_ISREG(info.st_mode):
+            raise ApconformError(LEDGER_IMPORT, f"{source} is not a regular file")
+        with open(source, "rb") as handle:
+            return handle.read().splitlines()
+    except OSError as exc:
+        raise ApconformError(
+            LEDGER_IMPORT, f"cannot read {source}: {exc.strerror or exc}"
+        ) from None
+
+
+def export_records(ledger: Ledger, out: TextIO, *, since: int = 1) -> int:
+    """Write every entry from ``since`` on as one JSON line each; return how many."""
+    written = 0
+    after = since - 1
+    while True:
+        with ledger.reading() as connection:
+            rows = connection.execute(
+                select(
+                    entries.c.seq, entries.c.entry_sha256, entries.c.envelope, documents.c.body_zlib
+                )
+                .join(documents, documents.c.document_sha256 == entries.c.document_sha256)
+                .where(entries.c.seq > after)
+                .order_by(entries.c.seq)
+                .limit(200)
+            ).all()
+        if not rows:
+            return written
+        for row in rows:
+            entry = json.loads(bytes(row.envelope))
+            data = document_bytes(bytes(row.body_zlib))
+            if data is None:
+                raise ApconformError(
+                    LEDGER_IMPORT, f"entry {row.seq}: its stored document cannot be read"
+                )
+            document = json.loads(data)
+            record = {"entrySha256": row.entry_sha256, "entry": entry, "document": document}
+            out.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
+            written += 1
+        after = int(rows[-1].seq)
+
+
+@dataclass(frozen=True)
+class _Line:
+    stored: StoredEntry
+    submission: Submission
+
+
+@dataclass(frozen=True)
+class ImportSummary:
+    """What an import did."""
+
+    read: int
+    appended: int
+    skipped: int
+    rechained: bool
+    head: Head
+
+
+def _refuse(number: int, message: str) -> ApconformError:
+    return ApconformError(LEDGER_IMPORT, f"line {number}: {message}")
+
+
+def read_records(
+    lines: Iterable[bytes], *, trusted_keys: Iterable[str] | None = None
+) -> list[_Line]:
+    """Parse and check an export: digests, the chain within it, documents, signatures."""
+    out: list[_Line] = []
+    previous: _Line | None = None
+    for number, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        try:
+            value = loads(raw, limits=RESULT_LIMITS, source=f"line {number}")
+            validate_document(LedgerRecord, value, what=f"line {number}")
+            entry = value["entry"]
+            data = canonical_bytes(entry)
+            submission = accept_submission(
+                {"claim": entry["claim"], "document": value["document"]},
+                trusted_keys=trusted_keys,
+            )
+        except DocumentRefused as refused:
+            raise _refuse(number, refused.message) from None
+        except ApconformError as error:
+            raise _refuse(number, f"{error.code}: {error.message}") from None
+        digest = sha256_bytes(data)
+        if digest != value["entrySha256"]:
+            raise _refuse(number, "the entry does not hash to its entrySha256")
+        if previous is not None and (
+            entry["seq"] != previous.stored.seq + 1 or entry["previous"] != previous.stored.digest
+        ):
+            raise _refuse(number, "the entry does not follow the line before it")
+        line = _Line(StoredEntry(entry, data, digest), submission)
+        out.append(line)
+        previous = line
+    return out
+
+
+def _present(ledger_head: Head, connection: Any, line: _Line) -> bool:
+    if line.stored.seq > ledger_head.seq:
+        return False
+    found = connection.execute(
+        select(entries.c.entry_sha256).where(entries.c.seq == line.stored.seq)
+    ).scalar_one_or_none()
+    return bool(found == line.stored.digest)
+
+
+def import_records(
+    ledger: Ledger,
+    lines: Iterable[bytes],
+    *,
+    rechain: bool = False,
+    trusted_keys: Iterable[str] | None = None,
+) -> ImportSummary:
+    """Import an export: byte for byte when it continues this ledger, else only with ``rechain``."""
+    records = read_records(lines, trusted_keys=trusted_keys)
+    with ledger.appending() as connection:
+        head = head_of(connection)
+        if rechain:
+            for line in records:
+                origin = {"seq": line.stored.seq, "entrySha256": line.stored.digest}
+                stored = ledger._append(connection, line.submission, head, origin=origin)
+                head = Head(stored.seq, stored.digest)
+            return ImportSummary(len(records), len(records), 0, True, head)
+        pending = list(_pending(records, head, connection))
+        skipped = len(records) - len(pending)
+        for line in pending:
+            if line.stored.seq != head.seq + 1 or line.stored.entry["previous"] != head.digest:
+                raise ApconformError(
+                    LEDGER_IMPORT_FORK,
+                    f"the export's entry {line.stored.seq} follows "
+                    f"{str(line.stored.entry['previous'])[:16]}..., but this ledger's head is "
+                    f"entry {head.seq} ({str(head.digest)[:16]}...)",
+                )
+            superseded = [
+                superseded_target(connection, digest, line.submission.signer)
+                for digest in line.stored.entry["claim"].get("supersedes", [])
+            ]
+            insert_entry(connection, line.stored, line.submission.document_bytes, superseded)
+            head = Head(line.stored.seq, line.stored.digest)
+        return ImportSummary(len(records), len(pending), skipped, False, head)
+
+
+def _pending(records: list[_Line], head: Head, connection: Any) -> Iterator[_Line]:
+    """The lines not in the ledger yet; those present must be a prefix of the export."""
+    seen_missing = False
+    for line in records:
+        if not seen_missing and _present(head, connection, line):
+            continue
+        seen_missing = True
+        yield line

@@ -1,0 +1,55 @@
+"""What the recording commands share: the --ledger options and one call that appends a result.
+
+``apconform check``, ``apconform ap1 score`` and ``apconform apx evaluate``
+each add the options and, after writing their own output, call
+:func:`record_result`; the ledger is used only when --ledger or
+``APCONFORM_LEDGER`` names one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+ENV_VAR = "APCONFORM_LEDGER"  # the same name as apconform.ledger.location.ENV_VAR
+
+__all__ = ["add_ledger_options", "record_result"]
+
+
+def add_ledger_options(parser: argparse.ArgumentParser) -> None:
+    """Add --ledger and --ledger-key to a command that produces a result."""
+    group = parser.add_argument_group("results ledger")
+    group.add_argument(
+        "--ledger",
+        metavar="PATH-OR-URL",
+        help=f"also record the result in this ledger (an SQLite file or a postgresql+psycopg:// "
+        f"URL; default: ${ENV_VAR} when set)",
+    )
+    group.add_argument(
+        "--ledger-key", metavar="KEYFILE", help="sign the ledger entry's claim with this key file"
+    )
+
+
+def record_result(args: argparse.Namespace, kind: str, document: Any) -> None:
+    """Append ``document`` to the ledger the arguments (or the environment) name, if any."""
+    location = getattr(args, "ledger", None) or os.environ.get(ENV_VAR) or None
+    if location is None:
+        return  # before any import: a command run without a ledger pays nothing for it
+    from apconform.core.signing import load_signing_key
+    from apconform.ledger.claim import prepare
+    from apconform.ledger.store import Ledger
+    from apconform.results import ResultKind
+
+    key_file = getattr(args, "ledger_key", None)
+    key = load_signing_key(Path(key_file)) if key_file else None
+    submission = prepare(ResultKind(kind), document, key=key)
+    with Ledger.open(location, create=True) as ledger:
+        stored = ledger.append(submission)
+        where = ledger.location.display()
+    signed = f", signed by {submission.signer}" if submission.signer else ""
+    sys.stderr.write(
+        f"recorded in ledger {where} as entry {stored.seq} ({stored.digest[:16]}...{signed})\n"
+    )

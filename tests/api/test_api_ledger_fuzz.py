@@ -1,0 +1,62 @@
+"""Schemathesis over the ledger routes of a server with a ledger, in process, with every check.
+
+The same settings as the stateless API's fuzz test (tests/api/schemathesis.toml);
+the ledger is an SQLite file in a temporary folder, accepting unsigned results,
+so schema-valid submissions can reach the store. Nothing may answer 5xx, and
+every answer must match the documented schema (schemas/openapi-ledger.json).
+"""
+
+from __future__ import annotations
+
+import atexit
+import shutil
+import tempfile
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis.checks import CHECKS, load_all_checks
+from schemathesis.config import SchemathesisConfig
+
+from apconform.api import OPENAPI_PATH, ApiSettings, create_app
+from apconform.api.ledger_service import LedgerService
+
+EXAMPLES = 25
+
+
+def _config() -> SchemathesisConfig:
+    with Path(__file__).with_name("schemathesis.toml").open("rb") as handle:
+        data = tomllib.load(handle)
+    data.setdefault("generation", {})["max-examples"] = EXAMPLES
+    return SchemathesisConfig.from_dict(data)
+
+
+_FOLDER = tempfile.mkdtemp(prefix="apconform-ledger-fuzz-")
+atexit.register(shutil.rmtree, _FOLDER, True)
+_APP = create_app(
+    ApiSettings(),
+    ledger=LedgerService(str(Path(_FOLDER) / "fuzz.db"), allow_unsigned=True),
+    load_catalog=False,
+)
+load_all_checks()
+schema = schemathesis.openapi.from_asgi(OPENAPI_PATH, _APP, config=_config()).exclude(
+    path_regex="^/v1/(?!ledger/)"
+)
+
+
+def test_the_schema_holds_the_four_ledger_operations() -> None:
+    labels = {op.ok().label for op in schema.get_all_operations()}
+    assert labels == {
+        "POST /v1/ledger/entries",
+        "GET /v1/ledger/entries",
+        "GET /v1/ledger/entries/{ref}",
+        "GET /v1/ledger/matrix/{protocol}",
+    }
+
+
+@schema.parametrize()
+@settings(deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck))
+def test_ledger_routes_conform_to_their_openapi(case: Any) -> None:
+    case.call_and_validate(checks=CHECKS.get_all())
