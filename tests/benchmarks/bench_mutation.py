@@ -47,14 +47,14 @@ MODULES = {
     # The AP-1 measurements: figures and tokens, invocation (D7.1), provenance (D7.2a),
     # operation (D7.2b), transcription (D7.3), accuracy and the composed answer status.
     "ap1": [
-        "src/apconform/ap1/scoring/tokens.py",
-        "src/apconform/ap1/scoring/figures.py",
-        "src/apconform/ap1/scoring/invocation.py",
-        "src/apconform/ap1/scoring/provenance.py",
-        "src/apconform/ap1/scoring/operation.py",
-        "src/apconform/ap1/scoring/transcription.py",
-        "src/apconform/ap1/scoring/accuracy.py",
-        "src/apconform/ap1/scoring/answers.py",
+        "src/apconform/ap1/scoring/measures/tokens.py",
+        "src/apconform/ap1/scoring/measures/figures.py",
+        "src/apconform/ap1/scoring/measures/invocation.py",
+        "src/apconform/ap1/scoring/measures/provenance.py",
+        "src/apconform/ap1/scoring/measures/operation.py",
+        "src/apconform/ap1/scoring/measures/transcription.py",
+        "src/apconform/ap1/scoring/measures/accuracy.py",
+        "src/apconform/ap1/scoring/measures/answers.py",
     ],
 }
 _COPIED = ("src", "vectors", "spec", "schemas", "examples", "pyproject.toml")
