@@ -11,8 +11,10 @@ are listed, with the reason, in docs/kit/mutation.md; the score is
 
     killed / (mutants - equivalent survivors)
 
-and every survivor not listed there is printed, to be killed by a new vector
-or listed with its reason. CPU heavy: it is not part of CI or the test suite.
+(the strict score also counts survivors listed as reason prose, whose wording
+the contract leaves free, as not killed), and every survivor not listed
+there is printed, to be killed by a new vector or listed with its reason. CPU
+heavy: it is not part of CI or the test suite.
 """
 
 from __future__ import annotations
