@@ -529,6 +529,21 @@ def credit() -> None:
         campaign(conflict),
         refusal("APX-SCORE-CONFLICT", V + "conflicting admissible deliverable to artifact mapping"),
     )
+    _case(
+        "credit",
+        "apx-conflict-path",
+        ["APX-VAL-2"],
+        EVAL,
+        "The conflict refusal names the $-path of the offending value (a SHOULD): the artifact "
+        "hash of research-1 (outcomes[1]), the admissible outcome that meets finance-1's "
+        "deliverable id with another artifact; pins code, message and path.",
+        campaign(conflict),
+        refusal(
+            "APX-SCORE-CONFLICT",
+            V + "conflicting admissible deliverable to artifact mapping",
+            "$.run.outcomes[1].artifactHash",
+        ),
+    )
 
     def alias_chain(_: Doc, run: Doc) -> None:
         first, second, third = run["outcomes"]

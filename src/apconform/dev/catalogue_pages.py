@@ -120,6 +120,8 @@ def _example(item: Any, heading: str) -> list[str]:
         for matcher in expected["matchers"]:
             if matcher.get("absent") is True:
                 lines.append(f"- `{matcher['path'] or '(the whole answer)'}` is absent")
+            elif matcher.get("present") is True:
+                lines.append(f"- `{matcher['path'] or '(the whole answer)'}` is present")
             else:
                 shown = json.dumps(matcher["equals"], ensure_ascii=False)
                 lines.append(f"- `{matcher['path'] or '(the whole answer)'}` equals `{shown}`")
