@@ -283,53 +283,49 @@ def open_existing(base: Path, rel: str, *, write: bool = False) -> int:
     return fd
 
 
+@contextmanager
+def _links_refused(full: Path) -> Iterator[None]:
+    """Turn the file layer's link refusal into the run folder's own (AP1-RUN-LINK)."""
+    try:
+        yield
+    except ApconformError as error:
+        if error.error_code is FILE_IS_LINK:
+            raise _link(full) from None
+        raise
+
+
 def read_in(base: Path, rel: str, *, max_bytes: int, what: str) -> bytes:
     """The bytes of the regular file ``base/rel`` (at most ``max_bytes``), links refused."""
-    with _folder(base, rel, create=False) as (dir_fd, name, full):
-        try:
-            return read_file(
-                name,
-                max_bytes=max_bytes,
-                what=what,
-                source=str(full),
-                follow_links=False,
-                dir_fd=dir_fd,
-            )
-        except ApconformError as error:
-            if error.error_code is FILE_IS_LINK:
-                raise _link(full) from None
-            raise
+    with _folder(base, rel, create=False) as (dir_fd, name, full), _links_refused(full):
+        return read_file(
+            name,
+            max_bytes=max_bytes,
+            what=what,
+            source=str(full),
+            follow_links=False,
+            dir_fd=dir_fd,
+        )
 
 
 def load_in(base: Path, rel: str) -> Any:
     """The JSON document ``base/rel`` through the bounded loader, links refused."""
-    with _folder(base, rel, create=False) as (dir_fd, name, full):
-        try:
-            return load_path(name, source=str(full), follow_links=False, dir_fd=dir_fd)
-        except ApconformError as error:
-            if error.error_code is FILE_IS_LINK:
-                raise _link(full) from None
-            raise
+    with _folder(base, rel, create=False) as (dir_fd, name, full), _links_refused(full):
+        return load_path(name, source=str(full), follow_links=False, dir_fd=dir_fd)
 
 
 def open_binary_in(
     base: Path, rel: str, *, max_bytes: int, what: str, buffering: int = -1
 ) -> BinaryIO:
     """A binary reader over the regular file ``base/rel`` (links refused), for streaming."""
-    with _folder(base, rel, create=False) as (dir_fd, name, full):
-        try:
-            fd = open_regular(
-                name,
-                source=str(full),
-                max_bytes=max_bytes,
-                what=what,
-                follow_links=False,
-                dir_fd=dir_fd,
-            )
-        except ApconformError as error:
-            if error.error_code is FILE_IS_LINK:
-                raise _link(full) from None
-            raise
+    with _folder(base, rel, create=False) as (dir_fd, name, full), _links_refused(full):
+        fd = open_regular(
+            name,
+            source=str(full),
+            max_bytes=max_bytes,
+            what=what,
+            follow_links=False,
+            dir_fd=dir_fd,
+        )
     return os.fdopen(fd, "rb", buffering=buffering)
 
 
