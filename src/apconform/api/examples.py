@@ -19,11 +19,13 @@ from apconform.api.problems import problem_document
 from apconform.core.errors import ApconformError
 
 if TYPE_CHECKING:
+    from apconform.conformance.vectors import LoadedVector
     from apconform.models.conformance import Vector
 
 __all__ = [
     "EXAMPLE_REQUEST_ID",
     "VOLATILE_OPERATIONS",
+    "XFAIL_EXAMPLE",
     "RouteExamples",
     "answer_examples",
     "document_example",
@@ -58,10 +60,15 @@ def answer_examples(requests: dict[str, Any], answer: Callable[[Any], Any]) -> R
 
 
 @cache
-def _vectors() -> dict[str, Any]:
+def _loaded() -> tuple[LoadedVector, ...]:
     from apconform.conformance.vectors import load_vectors
 
-    return {item.id: item.vector for item in load_vectors()}
+    return tuple(load_vectors())
+
+
+@cache
+def _vectors() -> dict[str, Any]:
+    return {item.id: item.vector for item in _loaded()}
 
 
 def vector_document(vector_id: str) -> Vector:
@@ -188,12 +195,103 @@ def _shipped(document: str) -> tuple[str, Any] | None:
     return None
 
 
+_BADGE_VECTORS = ("kit-jcs-negative-zero", "kit-vec-id-differs")
+"""The kit vectors whose check of the reference implementation gives the badge example."""
+
+
+@cache
+def _reference_badge() -> dict[str, Any]:
+    """The kit badge of the reference implementation checked on ``_BADGE_VECTORS``.
+
+    The cases are run and summarised as ``apconform check --only`` does, but without verifying
+    the vector manifest: the document is generated while vectors or schemas may be mid-edit,
+    before the manifest is signed again. A badge holds counts and the verdict only, so it is
+    the same on every run (the report records around it carry times and are not examples).
+    """
+    from apconform.conformance.adapters.targets import open_adapter
+    from apconform.conformance.clauses import load_clause_registry
+    from apconform.conformance.reports.junit import render_badges
+    from apconform.conformance.runner import CheckOptions, case_record
+    from apconform.conformance.summary import summarize
+    from apconform.conformance.xfail import ExpectedFailures
+    from apconform.resources import data_path
+
+    options = CheckOptions(impl="direct:apconform.conformance.reference:adapter", only=[])
+    clauses = load_clause_registry()
+    chosen = [item for item in _loaded() if item.id in _BADGE_VECTORS]
+    target = open_adapter(options.impl)
+    implementation = target.start(options.timeout, sorted({v.vector.operation for v in chosen}))
+    try:
+        cases = [
+            case_record(
+                seq,
+                vector,
+                data_path("vectors"),
+                clauses,
+                options,
+                ExpectedFailures({}),
+                target.run(seq, vector.vector.operation, vector.vector.input, options.timeout),
+                0.0,  # the cases are only summarised: their durations reach no example
+            )
+            for seq, vector in enumerate(chosen, start=1)
+        ]
+    finally:
+        stop = target.stop()
+    footer = summarize(
+        cases, ["kit"], clauses, complete=False, supported=implementation.operations, stop=stop
+    )
+    return render_badges([footer])["kit"]
+
+
+XFAIL_EXAMPLE = {
+    "schemaVersion": "apconform-xfail/1",
+    "entries": [
+        {
+            "id": "kit-jcs-negative-zero",
+            "reason": "example entry: the vector (or clause) the implementation fails today, "
+            "and why",
+        }
+    ],
+}
+"""The smallest useful expected-failures list: one entry, naming a real vector."""
+
+
+_LEDGER_VECTOR = "apx-claim-result-valid"
+"""The vector whose APx result the ledger examples submit."""
+
+
+@cache
+def _ledger_submission() -> dict[str, Any]:
+    """What ``apconform ledger submission`` writes (unsigned) for a vector's APx result."""
+    from apconform.ledger.claim import prepare
+    from apconform.results import ResultKind
+
+    document = _pointer(_vectors()[_LEDGER_VECTOR].input, "/document")
+    submission = prepare(ResultKind.APX_RESULT, document)
+    return {"claim": submission.claim, "document": submission.document}
+
+
+def _produced(document: str) -> tuple[str, Any] | None:
+    """Instances the kit's own code produces from its data when the document is built."""
+    if document == "badge":
+        return f"reference-kit-badge-{len(_BADGE_VECTORS)}-vectors", _reference_badge()
+    if document == "xfail-list":
+        return "one-entry", XFAIL_EXAMPLE
+    if document == "ledger-submission":
+        return f"submission-of-{_LEDGER_VECTOR}.document", _ledger_submission()
+    if document == "ledger-claim":
+        return f"claim-of-{_LEDGER_VECTOR}.document", _ledger_submission()["claim"]
+    return None
+
+
 def document_example(document: str) -> tuple[str, Any] | None:
     """A real instance of a document type, named after where it comes from; None if none is known.
 
     Instances are taken from a vector's input, from the reference implementation's answer to an
-    operation's example, from the adapter messages of a vector's case, or from the kit's own
-    clause registry and vector manifest (cut to their first entries).
+    operation's example, from the adapter messages of a vector's case, from the kit's own
+    clause registry and vector manifest (cut to their first entries), or produced by the kit's
+    code from its data (a badge of the reference implementation, a ledger submission of a
+    vector's APx result, a one-entry expected-failures list).
     """
     if document in _FROM_VECTOR:
         vid, pointer = _FROM_VECTOR[document]
@@ -206,4 +304,4 @@ def document_example(document: str) -> tuple[str, Any] | None:
     adapter = _adapter_messages()
     if document in adapter:
         return adapter[document]
-    return _shipped(document)
+    return _shipped(document) or _produced(document)
