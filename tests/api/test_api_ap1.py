@@ -184,3 +184,44 @@ def test_parse_figures_refuses_a_blank_currency_symbol(api: FastAPI) -> None:
     )
     assert (problem["status"], problem["code"]) == (422, "APC-OP-INPUT")
     assert "currencySymbols" in json.dumps(problem)
+
+
+def _vector_body(name: str) -> dict[str, Any]:
+    body: dict[str, Any] = load_path(data_path("vectors", "ap1", "derivations", name))["input"]
+    return body
+
+
+@pytest.mark.parametrize(
+    ("route", "extra"),
+    [
+        ("/v1/ap1/evaluate-derivation", {}),
+        ("/v1/ap1/render-request", {"condition": "base"}),
+        ("/v1/ap1/tool-loop", {"condition": "base", "responses": []}),
+    ],
+)
+def test_an_item_the_questions_lack_is_refused_by_name(
+    api: FastAPI, route: str, extra: dict[str, Any]
+) -> None:
+    """Schemathesis found these answering 500 (KeyError) for an unknown itemId."""
+    body = {**_vector_body("ap1-derivation-exact-evaluation.json"), **extra, "itemId": "Q404"}
+    problem = _problem(call(api, "POST", route, json_body=body))
+    assert (problem["status"], problem["code"]) == (422, "APC-OP-INPUT")
+    assert problem["detail"].endswith("the question set has no item 'Q404'")
+
+
+def test_derivation_findings_report_a_question_fault_instead_of_failing(api: FastAPI) -> None:
+    body = _vector_body("ap1-derivation-constants-used.json")
+    body["fixture"]["entities"] = [
+        {"id": "other", "name": "Other", "fields": [{"name": "a", "label": "x"}]}
+    ]
+    reply = call(api, "POST", "/v1/ap1/derivation-findings", json_body=body)
+    assert reply.status == 200
+    codes = {v["code"] for v in reply.json["violations"]}
+    assert codes == {"AP1-UNKNOWN-ENTITY"}
+
+
+def test_quantisation_places_beyond_the_limit_are_refused(api: FastAPI) -> None:
+    body = _vector_body("ap1-derivation-constants-used.json")
+    body["config"]["answer"]["quantisation"]["places"] = "10000000000"
+    problem = _problem(call(api, "POST", "/v1/ap1/derivation-findings", json_body=body))
+    assert (problem["status"], problem["code"]) == (422, "AP1-CONFIG-PLACES")

@@ -24,6 +24,7 @@ from apconform.core.validation import SCHEMA_VIOLATION, validate_document
 from apconform.models.ap1 import Ap1RunConfig, SamplingSettings
 
 __all__ = [
+    "MAX_PLACES",
     "MAX_REPEATS",
     "SAMPLING_PARAMETERS",
     "RunConfig",
@@ -56,6 +57,15 @@ REPEATS_LIMIT = define_code(
     "More repeats than the instrument plans",
     f"Use at most {MAX_REPEATS:,} repeats per item and condition (the reference instrument "
     "runs 50); split a larger study into several sealed runs.",
+    exit_status=1,
+)
+MAX_PLACES = 100
+"""The most decimal places a configuration may quantise to (figures are compared exactly,
+so more would only make every quantisation and comparison slower)."""
+PLACES_LIMIT = define_code(
+    "AP1-CONFIG-PLACES",
+    "More decimal places than the instrument quantises to",
+    f"Quantise to at most {MAX_PLACES} decimal places (answer.quantisation.places).",
     exit_status=1,
 )
 SETTING_FORM = define_code(
@@ -277,6 +287,14 @@ def load_config(document: Any, *, what: str = "configuration") -> RunConfig:
                 )
             )
     post.extend(_transport_violations(model))
+    if int(model.answer.quantisation.places) > MAX_PLACES:
+        post.append(
+            violation(
+                PLACES_LIMIT,
+                "$.answer.quantisation.places",
+                f"{model.answer.quantisation.places} places asked for; at most {MAX_PLACES}",
+            )
+        )
     if int(model.repeats) > MAX_REPEATS:
         post.append(
             violation(

@@ -16,7 +16,13 @@ from apconform.ap1.inputs.conditions import condition_differences
 from apconform.ap1.inputs.config import load_config
 from apconform.ap1.inputs.derivations.checks import derivation_violations
 from apconform.ap1.inputs.derivations.evaluation import evaluate
-from apconform.ap1.inputs.items import delivered_context, load_fixture, render_user_message
+from apconform.ap1.inputs.items import (
+    UNKNOWN_ENTITY,
+    delivered_context,
+    load_fixture,
+    question_violations,
+    render_user_message,
+)
 from apconform.ap1.inputs.plan import RunInputs, load_run_inputs, plan_cells, plan_digest
 from apconform.ap1.masking import mask_text
 from apconform.ap1.run.credentials import credential_transport
@@ -63,6 +69,19 @@ def _member(value: Any, name: str, kind: type | None = None) -> Any:
             BAD_OPERATION_INPUT, f"{name} must be a JSON {kind.__name__}", path=f"$.{name}"
         )
     return found
+
+
+def _item_id(value: Any, inputs: RunInputs) -> str:
+    """The input's "itemId", refused (not a KeyError) when the question set has no such item."""
+    item_id: str = _member(value, "itemId", str)
+    if item_id not in inputs.items or item_id not in inputs.derivation_of:
+        raise ApconformError(
+            BAD_OPERATION_INPUT,
+            f"the question set has no item {item_id!r}",
+            path="$.itemId",
+            hint="Name an item of the questions document: " + ", ".join(sorted(inputs.items)),
+        )
+    return item_id
 
 
 def _inputs(value: Any) -> RunInputs:
@@ -114,7 +133,12 @@ def derivation_findings_op(value: Any) -> dict[str, Any]:
     fixture = load_fixture(_member(value, "fixture"))
     questions = Ap1QuestionSet.model_validate(_member(value, "questions"))
     derivations = Ap1DerivationSet.model_validate(_member(value, "derivations"))
-    found = derivation_violations(derivations, questions, fixture, config)
+    # Derivations are read against the entities their questions name: a question naming
+    # an entity the fixture lacks is the finding then, not a crash further on.
+    unknown = [
+        v for v in question_violations(questions, fixture, config) if v.code == UNKNOWN_ENTITY.code
+    ]
+    found = unknown or derivation_violations(derivations, questions, fixture, config)
     return {"violations": [{"code": v.code, "message": v.message} for v in found]}
 
 
@@ -122,7 +146,7 @@ def derivation_findings_op(value: Any) -> dict[str, Any]:
 def evaluate_derivation_op(value: Any) -> dict[str, Any]:
     """Input: the run inputs and "itemId"; answer the intermediates, the final, the reads."""
     inputs = _inputs(value)
-    item_id = _member(value, "itemId", str)
+    item_id = _item_id(value, inputs)
     result = evaluate(
         inputs.derivation_of[item_id], delivered_context(inputs.fixture, inputs.items[item_id])
     )
@@ -183,7 +207,7 @@ def tool_call_op(value: Any) -> dict[str, str]:
 def render_request_op(value: Any) -> dict[str, Any]:
     """Input: the run inputs, "itemId" and "condition"; answer the first request of that cell."""
     inputs = _inputs(value)
-    item = inputs.items[_member(value, "itemId", str)]
+    item = inputs.items[_item_id(value, inputs)]
     view = inputs.config.condition(_member(value, "condition", str))
     layout = inputs.config.model.request.message
     user = render_user_message(
@@ -237,9 +261,10 @@ def mask_op(value: Any) -> dict[str, str]:
 @operation("ap1.tool_loop", inputs=_RUN)
 def tool_loop_op(value: Any) -> dict[str, Any]:
     """Input: the run inputs, "itemId", "condition" and "responses" (the endpoint's script)."""
+    inputs = _inputs(value)
     return run_scripted(
-        _inputs(value),
-        _member(value, "itemId", str),
+        inputs,
+        _item_id(value, inputs),
         _member(value, "condition", str),
         _member(value, "responses", list),
     )
