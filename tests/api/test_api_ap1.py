@@ -225,3 +225,20 @@ def test_quantisation_places_beyond_the_limit_are_refused(api: FastAPI) -> None:
     body["config"]["answer"]["quantisation"]["places"] = "10000000000"
     problem = _problem(call(api, "POST", "/v1/ap1/derivation-findings", json_body=body))
     assert (problem["status"], problem["code"]) == (422, "AP1-CONFIG-PLACES")
+
+
+def test_resolve_operand_refuses_an_intermediate_without_a_label(api: FastAPI) -> None:
+    """Schemathesis found a blank label answered as a blank candidate (ST108)."""
+    body = {
+        "operand": "2",
+        "item": {
+            "sources": {"acct.balance": "2"},
+            "constants": {},
+            "final": None,
+            "intermediates": [{"label": "", "value": "2"}],
+        },
+        "earlierReturns": [],
+    }
+    problem = _problem(call(api, "POST", "/v1/ap1/resolve-operand", json_body=body))
+    assert (problem["status"], problem["code"]) == (422, "APC-OP-INPUT")
+    assert "label" in json.dumps(problem)

@@ -92,7 +92,7 @@ class LabelledValue(ConfiguredBaseModel):
     """
     A named exact value, such as a reference intermediate.
     """
-    label: JsonStr = Field(default=..., description="""Its name.""")
+    label: Annotated[JsonStr, Field(pattern='^[a-z][a-z0-9_]*$', max_length=64)] = Field(default=..., description="""Its name, a label as the derivations write it.""")
     value: Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$', max_length=100)] = Field(default=..., description="""Its value.""")
 
 
