@@ -242,3 +242,15 @@ def test_resolve_operand_refuses_an_intermediate_without_a_label(api: FastAPI) -
     problem = _problem(call(api, "POST", "/v1/ap1/resolve-operand", json_body=body))
     assert (problem["status"], problem["code"]) == (422, "APC-OP-INPUT")
     assert "label" in json.dumps(problem)
+
+
+@pytest.mark.parametrize("member", ["sources", "constants"])
+def test_resolve_operand_refuses_a_blank_source_or_constant_name(api: FastAPI, member: str) -> None:
+    """Schemathesis found a blank source name answered as a blank candidate (ST108)."""
+    body: dict[str, Any] = load_path(
+        data_path("vectors", "ap1", *("operation", "ap1-opd-exact-equality-only.json"))
+    )["input"]
+    body["item"][member] = {"": "2"}
+    problem = _problem(call(api, "POST", "/v1/ap1/resolve-operand", json_body=body))
+    assert (problem["status"], problem["code"]) == (422, "APC-OP-INPUT")
+    assert problem["detail"].endswith(f"$.item.{member} has a member with a blank name")

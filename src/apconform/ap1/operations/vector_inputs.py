@@ -89,6 +89,15 @@ def decimal_member(text: Any, where: str) -> Decimal:
     return value
 
 
+def named(key: str, where: str) -> str:
+    """A source or constant name: answers cite it, so it needs a character that is not space."""
+    if not key.strip():
+        raise ApconformError(
+            BAD_OPERATION_INPUT, f"{where} has a member with a blank name", path=where
+        )
+    return key
+
+
 def rules_of(value: Any) -> Rules:
     rules = member(value, "rules", dict)
     separator = rules.get("groupingSeparator")
@@ -115,11 +124,11 @@ def item_of(value: Any, rules: Rules) -> ItemContext:
         item_id=str(item.get("id", "item")),
         rules=rules,
         sources=[
-            (k, decimal_member(v, f"$.item.sources.{k}"))
+            (named(k, "$.item.sources"), decimal_member(v, f"$.item.sources.{k}"))
             for k, v in member(item, "sources", dict).items()
         ],
         constants=[
-            (k, decimal_member(v, f"$.item.constants.{k}"))
+            (named(k, "$.item.constants"), decimal_member(v, f"$.item.constants.{k}"))
             for k, v in member(item, "constants", dict).items()
         ],
         intermediates=[
