@@ -254,3 +254,14 @@ def test_resolve_operand_refuses_a_blank_source_or_constant_name(api: FastAPI, m
     problem = _problem(call(api, "POST", "/v1/ap1/resolve-operand", json_body=body))
     assert (problem["status"], problem["code"]) == (422, "APC-OP-INPUT")
     assert problem["detail"].endswith(f"$.item.{member} has a member with a blank name")
+
+
+def test_merge_adjudication_refuses_a_sheet_that_is_not_csv(api: FastAPI) -> None:
+    """Schemathesis found a carriage return inside a field answered as a 500 (csv.Error)."""
+    body: dict[str, Any] = load_path(
+        data_path("vectors", "ap1", *("adjudication", "ap1-adj-merge.json"))
+    )["input"]
+    body["sheet1"] = 'rowId,outcome\rx,"y\n'
+    problem = _problem(call(api, "POST", "/v1/ap1/merge-adjudication", json_body=body))
+    assert (problem["status"], problem["code"]) == (400, "AP1-ADJ-SHEET")
+    assert problem["detail"].startswith("sheet 1 is not readable CSV")

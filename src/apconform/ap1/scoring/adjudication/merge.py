@@ -50,7 +50,14 @@ def _read(data: bytes, key: dict[str, dict[str, Any]], scorer: int) -> dict[str,
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise ApconformError(SHEET_REFUSED, f"sheet {scorer} is not UTF-8 text") from None
-    reader = csv.DictReader(io.StringIO(text))
+    try:
+        # Read every row now, so a malformed line is refused here and not met mid-merge.
+        reader = csv.DictReader(io.StringIO(text))
+        rows = list(reader)
+    except csv.Error as error:
+        raise ApconformError(
+            SHEET_REFUSED, f"sheet {scorer} is not readable CSV: {error}"
+        ) from None
     missing = [
         c
         for c in ("rowId", "outcome", "accuracy", "selectedValue", "notes")
@@ -61,7 +68,7 @@ def _read(data: bytes, key: dict[str, dict[str, Any]], scorer: int) -> dict[str,
             SHEET_REFUSED, f"sheet {scorer} lacks the column(s) {', '.join(missing)}"
         )
     marks: dict[str, dict[str, str]] = {}
-    for line, row in enumerate(reader, start=2):
+    for line, row in enumerate(rows, start=2):
         row_id = (row.get("rowId") or "").strip()
         if row_id not in key:
             raise ApconformError(
