@@ -35,6 +35,7 @@ from apconform.ap1.scoring.adjudication.sheets import (
     sheet_html_chunks,
     sheet_key,
 )
+from apconform.ap1.scoring.aggregate import Accumulator
 from apconform.ap1.scoring.context import scoring_inputs
 from apconform.ap1.scoring.parallel import auto_jobs, stream_parallel
 from apconform.ap1.scoring.report.html import render_html
@@ -192,6 +193,7 @@ def _score_stream(
             ap1_text_sha256=None if ap1_text is None else sha256_text(ap1_text),
             adjudication=adjudication,
             on_execution=lambda doc: _append(out, execution_line(doc)),
+            acc=Accumulator.spooled(str(output_dir)),
         )
         streaming_maxrss = None
         if jobs > 1:

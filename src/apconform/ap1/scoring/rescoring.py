@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from apconform.ap1.scoring.adjudication.sheets import sheet_rows
+from apconform.ap1.scoring.adjudication.sheets import sheet_row_stream
 from apconform.ap1.scoring.aggregate import Accumulator
 from apconform.ap1.scoring.context import ScoringInputs
 from apconform.ap1.scoring.execution import score_view
@@ -27,6 +27,7 @@ from apconform.ap1.scoring.report.document import RunFacts, build_report
 from apconform.ap1.transcript.chain import GENESIS, record_hash
 from apconform.ap1.transcript.deferral import deferral_cause
 from apconform.core.indented import indented_chunks
+from apconform.core.spooled import RowStream, SpooledRows
 
 __all__ = ["Rescorer", "ScoreReport", "Stretch", "execution_line", "rescore_records"]
 
@@ -60,7 +61,8 @@ class ScoreReport:
     """The report document and what is written beside it."""
 
     document: dict[str, Any]
-    sheet_rows: list[dict[str, Any]]
+    sheet_rows: list[dict[str, Any]] | RowStream
+    """A list, or (for a transcript scored with spooled listings) rows in a temporary file."""
     seal_hash: str
 
     def json_text(self) -> str:
@@ -109,6 +111,7 @@ class Rescorer:
     adjudication: dict[str, Any] | None = None
     on_execution: Callable[[dict[str, Any]], None] | None = None
     acc: Accumulator = field(default_factory=Accumulator)
+    """Pass ``Accumulator.spooled()`` to keep the long listings in temporary files."""
     facts: RunFacts | None = None
     _prev: str = GENESIS
     _seq: int = 0
@@ -286,7 +289,15 @@ class Rescorer:
             if self.seal is not None
             else _fallback_seal(self.facts.seal_hashes)
         )
-        rows = sheet_rows(self.acc.routed, self.inputs, seal_hash)
+        routed = self.acc.routed
+        rows: list[dict[str, Any]] | RowStream
+        if isinstance(routed, SpooledRows):
+            rows = SpooledRows(routed.directory)
+            rows.extend(sheet_row_stream(routed, self.inputs, seal_hash))
+            if not rows.spilled:
+                rows = rows.rows
+        else:
+            rows = list(sheet_row_stream(routed, self.inputs, seal_hash))
         return ScoreReport(document, rows, seal_hash)
 
 

@@ -15,12 +15,13 @@ import csv
 import hashlib
 import html
 import io
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from typing import Any
 
 from apconform.ap1.scoring.context import ScoringInputs
 from apconform.ap1.scoring.measures.answers import ANSWER_OUTCOMES
+from apconform.core.spooled import RowStream, external_sorted
 
 __all__ = [
     "ACCURACY_MARKS",
@@ -32,6 +33,7 @@ __all__ = [
     "sheet_html",
     "sheet_html_chunks",
     "sheet_key",
+    "sheet_row_stream",
     "sheet_rows",
 ]
 
@@ -89,51 +91,67 @@ def _calls(calls: list[dict[str, str]]) -> str:
 
 
 def sheet_rows(
-    routed: list[dict[str, Any]], inputs: ScoringInputs, seal_hash: str
+    routed: Iterable[dict[str, Any]], inputs: ScoringInputs, seal_hash: str
 ) -> list[dict[str, Any]]:
     """The rows of the sheets (in transcript order) with their key fields."""
-    rows = []
+    return list(sheet_row_stream(routed, inputs, seal_hash))
+
+
+def sheet_row_stream(
+    routed: Iterable[dict[str, Any]], inputs: ScoringInputs, seal_hash: str
+) -> Iterator[dict[str, Any]]:
+    """The same rows one at a time (a long run's rows go to disk, not to a list)."""
+    delivered: dict[str, str] = {}
     for entry in routed:
         item = inputs.items[entry["itemId"]]
         dimension = entry["dimension"]
         expected = ""
         if dimension == "D1" and item.final is not None and item.expected_quantised is not None:
             expected = f"{item.expected_quantised} (full precision {item.final})"
-        rows.append(
-            {
-                "rowId": _row_id(seal_hash, entry["cellKey"], dimension),
-                "dimension": dimension,
-                "itemId": item.item_id,
-                "category": item.category,
-                "question": item.text,
-                "deliveredData": _delivered(inputs, item.item_id),
-                "response": entry["finalText"],
-                "toolCalls": _calls(entry["toolCalls"]),
-                "routedBecause": entry["reason"],
-                "expectedValue": expected,
-                "rubric": " | ".join(RUBRICS[dimension]),
-                "outcome": "",
-                "accuracy": "",
-                "selectedValue": "",
-                "notes": "",
-                "_key": {
-                    "cellKey": entry["cellKey"],
-                    "condition": entry["condition"],
-                    "repeat": entry["repeat"],
-                    "figureOutcome": entry["figureOutcome"],
-                },
-            }
-        )
-    return rows
+        data = delivered.get(item.item_id)
+        if data is None:
+            data = delivered[item.item_id] = _delivered(inputs, item.item_id)
+        yield {
+            "rowId": _row_id(seal_hash, entry["cellKey"], dimension),
+            "dimension": dimension,
+            "itemId": item.item_id,
+            "category": item.category,
+            "question": item.text,
+            "deliveredData": data,
+            "response": entry["finalText"],
+            "toolCalls": _calls(entry["toolCalls"]),
+            "routedBecause": entry["reason"],
+            "expectedValue": expected,
+            "rubric": " | ".join(RUBRICS[dimension]),
+            "outcome": "",
+            "accuracy": "",
+            "selectedValue": "",
+            "notes": "",
+            "_key": {
+                "cellKey": entry["cellKey"],
+                "condition": entry["condition"],
+                "repeat": entry["repeat"],
+                "figureOutcome": entry["figureOutcome"],
+            },
+        }
 
 
-def _ordered(rows: list[dict[str, Any]], scorer: int) -> list[dict[str, Any]]:
-    return sorted(
-        rows, key=lambda r: hashlib.sha256(f"scorer-{scorer}:{r['rowId']}".encode()).hexdigest()
-    )
+Rows = list[dict[str, Any]] | RowStream
+"""A sheet's rows: a list, or rows spooled to disk for a long run."""
 
 
-def sheet_csv_chunks(rows: list[dict[str, Any]], scorer: int) -> Iterator[str]:
+def _scorer_key(scorer: int) -> Callable[[dict[str, Any]], str]:
+    prefix = f"scorer-{scorer}:"
+    return lambda r: hashlib.sha256((prefix + r["rowId"]).encode()).hexdigest()
+
+
+def _ordered(rows: Rows, scorer: int) -> Iterable[dict[str, Any]]:
+    if isinstance(rows, list):
+        return sorted(rows, key=_scorer_key(scorer))
+    return external_sorted(rows, _scorer_key(scorer))
+
+
+def sheet_csv_chunks(rows: Rows, scorer: int) -> Iterator[str]:
     """The CSV a scorer fills in, row by row (so a large sheet is written streaming)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
@@ -146,20 +164,21 @@ def sheet_csv_chunks(rows: list[dict[str, Any]], scorer: int) -> Iterator[str]:
     yield out.getvalue()
 
 
-def sheet_csv(rows: list[dict[str, Any]], scorer: int) -> str:
+def sheet_csv(rows: Rows, scorer: int) -> str:
     """The CSV a scorer fills in (outcome, accuracy for D1, selectedValue for D6, notes)."""
     return "".join(sheet_csv_chunks(rows, scorer))
 
 
-def sheet_key(rows: list[dict[str, Any]], seal_hash: str) -> dict[str, Any]:
+def _key_row(r: dict[str, Any]) -> dict[str, Any]:
+    return {"rowId": r["rowId"], "dimension": r["dimension"], "itemId": r["itemId"], **r["_key"]}
+
+
+def sheet_key(rows: Rows, seal_hash: str) -> dict[str, Any]:
     """The key from blind row ids back to executions (kept from the scorers)."""
     return {
         "schemaVersion": KEY_SCHEMA,
         "sealHash": seal_hash,
-        "rows": [
-            {"rowId": r["rowId"], "dimension": r["dimension"], "itemId": r["itemId"], **r["_key"]}
-            for r in rows
-        ],
+        "rows": [_key_row(r) for r in rows] if isinstance(rows, list) else rows.map(_key_row),
     }
 
 
@@ -202,7 +221,7 @@ def _marks(dimension: str) -> str:
     return "".join(f"<label>&#9744; {html.escape(m)}</label>" for m in RUBRICS[dimension])
 
 
-def sheet_html_chunks(rows: list[dict[str, Any]], scorer: int, seal_hash: str) -> Iterator[str]:
+def sheet_html_chunks(rows: Rows, scorer: int, seal_hash: str) -> Iterator[str]:
     """A printable, self-contained page of the sheet for one scorer, piece by piece."""
     ordered = _ordered(rows, scorer)
     guide = "".join(f"<li><b>{d}</b>: {html.escape(t)}</li>" for d, t in _GUIDE.items())
@@ -217,7 +236,7 @@ def sheet_html_chunks(rows: list[dict[str, Any]], scorer: int, seal_hash: str) -
         ".box{border:1px solid #999;height:4em}@media print{section{page-break-inside:avoid}}"
         "</style></head><body>"
         f"<h1>AP-1 adjudication sheet &mdash; scorer {scorer}</h1>"
-        f"<p>Seal {html.escape(seal_hash)}. {len(ordered)} row(s). Score each row on your own, "
+        f"<p>Seal {html.escape(seal_hash)}. {len(rows)} row(s). Score each row on your own, "
         "without seeing the other scorer's marks; the condition of each row is not shown. Enter "
         f"your marks in the CSV sheet with the same row ids.</p><ul>{guide}</ul>"
     )
@@ -226,6 +245,6 @@ def sheet_html_chunks(rows: list[dict[str, Any]], scorer: int, seal_hash: str) -
     yield "</body></html>\n"
 
 
-def sheet_html(rows: list[dict[str, Any]], scorer: int, seal_hash: str) -> str:
+def sheet_html(rows: Rows, scorer: int, seal_hash: str) -> str:
     """A printable, self-contained page of the sheet for one scorer."""
     return "".join(sheet_html_chunks(rows, scorer, seal_hash))

@@ -33,6 +33,7 @@ from apconform.ap1.scoring.report.sections import (
 )
 from apconform.ap1.scoring.report.summary import dimension_cells, limitations, unmeasured_dimensions
 from apconform.core.canonical import normalize_newlines, sha256_hex
+from apconform.core.spooled import plain_rows
 
 __all__ = ["RULES_VERSION", "SCHEMA_VERSION", "RunFacts", "build_report", "scorer_identity"]
 
@@ -223,7 +224,7 @@ def build_report(acc: Accumulator, inputs: ScoringInputs, facts: RunFacts) -> di
         "configuration": facts.documents["config"],
         "dimensions": dimension_cells(sections, adjudication, inputs),
         "statusCounts": [{"status": k, "count": str(v)} for k, v in sorted(_statuses(acc).items())],
-        "nonOutcomeCells": acc.non_outcome,
+        "nonOutcomeCells": plain_rows(acc.non_outcome),
         "unreadableRecords": acc.unreadable,
         **sections,
         "adjudication": adjudication,
