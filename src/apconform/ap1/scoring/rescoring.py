@@ -18,12 +18,14 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from apconform.ap1.inputs.plan import plan_groups
 from apconform.ap1.scoring.adjudication.sheets import sheet_row_stream
 from apconform.ap1.scoring.aggregate import Accumulator
 from apconform.ap1.scoring.context import ScoringInputs
 from apconform.ap1.scoring.execution import score_view
 from apconform.ap1.scoring.record import RecordUnreadable, read_execution
 from apconform.ap1.scoring.report.document import RunFacts, build_report
+from apconform.ap1.scoring.tally import CellTally
 from apconform.ap1.transcript.chain import GENESIS, record_hash
 from apconform.ap1.transcript.deferral import deferral_cause
 from apconform.core.indented import indented_chunks
@@ -116,10 +118,13 @@ class Rescorer:
     _prev: str = GENESIS
     _seq: int = 0
     _objects: int = 0
-    _cells: set[str] = field(default_factory=set)
+    _cells: CellTally | None = None
+    _stretch_keys: list[str] | None = None
+    """The cell keys of a stretch, in order (only while scoring one, for :meth:`absorb`)."""
 
     def __post_init__(self) -> None:
         self.facts = RunFacts(self.seal, self.inputs.inputs.documents, self.ap1_text_sha256)
+        self._cells = self.facts.recorded = CellTally(plan_groups(self.inputs.inputs))
         self.facts.adjudication = self.adjudication
         for item in self.inputs.inputs.questions.items:
             if "adversarialClass" in item.model_fields_set:
@@ -205,12 +210,15 @@ class Rescorer:
         except RecordUnreadable as exc:
             self.acc.record_unreadable(f"line {line}", str(exc))
             return
-        if view.cell_key in self._cells:
+        cells = self._cells
+        assert cells is not None
+        if view.cell_key in cells:
             self.facts.duplicates.append(view.cell_key)
             self._problem(line, record.get("seq"), "duplicate-cell", f"cell {view.cell_key} again")
             return
-        self._cells.add(view.cell_key)
-        self.facts.recorded.append(view.cell_key)
+        cells.add(view.cell_key)
+        if self._stretch_keys is not None:
+            self._stretch_keys.append(view.cell_key)
         try:
             score = score_view(view, self.inputs)
         except Exception as exc:  # an item outside the sealed set, for one
@@ -235,7 +243,7 @@ class Rescorer:
             problems=facts.problems,
             seal_hashes=facts.seal_hashes,
             run_started=facts.run_started,
-            recorded=facts.recorded,
+            recorded=self._stretch_keys or [],
             duplicates=facts.duplicates,
             acc=self.acc,
             execution_bytes=text,
@@ -246,6 +254,7 @@ class Rescorer:
     def start_stretch(self, first_line: int, assumed_prev: str) -> None:
         """Check the lines that follow as if line ``first_line`` came after ``assumed_prev``."""
         self._seq, self._prev = first_line - 1, assumed_prev
+        self._stretch_keys = []
 
     def absorb(self, part: Stretch) -> bool:
         """Fold in the stretch that follows, if it was checked against this pass's state.
@@ -255,10 +264,12 @@ class Rescorer:
         caller then feeds those lines itself, so the report is the same.
         """
         assert self.facts is not None
+        cells = self._cells
+        assert cells is not None
         if (
             part.first_line != self._seq + 1
             or part.assumed_prev != self._prev
-            or not self._cells.isdisjoint(part.recorded)
+            or any(key in cells for key in part.recorded)
         ):
             return False
         facts = self.facts
@@ -268,11 +279,11 @@ class Rescorer:
         facts.run_started = facts.run_started or part.run_started
         if part.objects:
             facts.finished = part.finished
-        facts.recorded.extend(part.recorded)
         facts.duplicates.extend(part.duplicates)
         facts.deferrals.update(part.deferrals)
         facts.deferral_causes.update(part.deferral_causes)
-        self._cells.update(part.recorded)
+        for key in part.recorded:
+            cells.add(key)
         self._seq += part.lines
         self._prev = part.last_prev
         self._objects += part.objects
