@@ -6,22 +6,22 @@ until the report is written is what made memory grow with the run. A
 :class:`SpooledRows` keeps its first rows in memory and, past a threshold,
 writes every row as one JSON line to a temporary file that is unlinked when
 it is created (nothing is left behind, whatever stops the process), reading
-them back in order when iterated. :func:`external_sorted` orders rows like
-``sorted(rows, key=...)`` (stable, the same order) in runs of bounded size
-merged from temporary files. Rows are plain JSON data (dicts, lists, strings,
+them back in order when iterated, or by position (each row's offset is kept,
+eight bytes a row) so that a sorted order of small keys can be read back
+without holding the rows. Rows are plain JSON data (dicts, lists, strings,
 integers, booleans, None); they come back equal and with the same key order.
 """
 
 from __future__ import annotations
 
-import heapq
 import json
 import os
 import tempfile
+from array import array
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any
 
-__all__ = ["RowStream", "SpooledRows", "external_sorted", "plain_rows"]
+__all__ = ["MappedRows", "RowStream", "SpooledRows", "plain_rows"]
 
 MEMORY_ROWS = 5_000
 """Rows held as objects before a spool moves to its file."""
@@ -43,6 +43,10 @@ class RowStream:
         raise NotImplementedError
 
     def __iter__(self) -> Iterator[Any]:
+        raise NotImplementedError
+
+    def at(self, positions: Iterable[int]) -> Iterator[Any]:
+        """The rows at these positions (0 is the first), in the order given."""
         raise NotImplementedError
 
     def head(self, count: int) -> list[Any]:
@@ -72,6 +76,9 @@ class MappedRows(RowStream):
 
     def __iter__(self) -> Iterator[Any]:
         return map(self._convert, self._source)
+
+    def at(self, positions: Iterable[int]) -> Iterator[Any]:
+        return map(self._convert, self._source.at(positions))
 
 
 def _temporary(directory: str | None) -> IO[bytes]:
@@ -103,6 +110,7 @@ class SpooledRows(RowStream):
         self._file: IO[bytes] | None = None
         self._size = 0
         self._count = 0
+        self._offsets = array("Q")
 
     @property
     def directory(self) -> str | None:
@@ -144,6 +152,10 @@ class SpooledRows(RowStream):
 
     def _flush(self) -> None:
         if self._file is not None and self._pending:
+            offsets, at = self._offsets, self._size
+            for line in self._pending:
+                offsets.append(at)
+                at += len(line) + 1
             data = ("\n".join(self._pending) + "\n").encode("ascii")
             self._file.write(data)
             self._size += len(data)
@@ -159,11 +171,27 @@ class SpooledRows(RowStream):
         self._file.flush()
         return map(_decode, _read_lines(self._file, self._size))
 
+    def at(self, positions: Iterable[int]) -> Iterator[Any]:
+        if self._file is None:
+            rows = self._rows
+            for position in positions:
+                yield rows[position]
+            return
+        self._flush()
+        self._file.flush()
+        fd, offsets, size = self._file.fileno(), self._offsets, self._size
+        last = len(offsets) - 1
+        for position in positions:
+            start = offsets[position]
+            end = offsets[position + 1] if position < last else size
+            yield _decode(os.pread(fd, end - start - 1, start))
+
     def close(self) -> None:
         """Drop the rows and the temporary file."""
         if self._file is not None:
             self._file.close()
         self._file, self._rows, self._pending, self._count, self._size = None, [], [], 0, 0
+        self._offsets = array("Q")
 
 
 def plain_rows(rows: list[Any] | SpooledRows) -> list[Any] | SpooledRows:
@@ -171,60 +199,3 @@ def plain_rows(rows: list[Any] | SpooledRows) -> list[Any] | SpooledRows:
     if isinstance(rows, SpooledRows) and not rows.spilled:
         return rows.rows
     return rows
-
-
-def external_sorted(
-    rows: Iterable[Any],
-    key: Callable[[Any], str],
-    *,
-    directory: str | None = None,
-    run_rows: int = 20_000,
-) -> Iterator[Any]:
-    """``sorted(rows, key=key)`` (stable) with at most ``run_rows`` rows in memory per run.
-
-    Each run is sorted in memory and written to an anonymous temporary file;
-    the runs are merged by (key, position), so rows with equal keys keep their
-    input order, exactly as :func:`sorted` does. The files close when the
-    iterator is exhausted or dropped.
-    """
-    runs: list[IO[bytes]] = []
-    batch: list[tuple[str, int, Any]] = []
-    position = 0
-    try:
-        for row in rows:
-            batch.append((key(row), position, row))
-            position += 1
-            if len(batch) >= run_rows:
-                runs.append(_write_run(batch, directory))
-                batch = []
-        batch.sort(key=lambda entry: (entry[0], entry[1]))
-        if not runs:
-            for _, _, row in batch:
-                yield row
-            return
-        if batch:
-            runs.append(_write_run(batch, directory))
-            batch = []
-        streams = [_read_run(run) for run in runs]
-        for _, _, row in heapq.merge(*streams, key=lambda entry: (entry[0], entry[1])):
-            yield row
-    finally:
-        for run in runs:
-            run.close()
-
-
-def _write_run(batch: list[tuple[str, int, Any]], directory: str | None) -> IO[bytes]:
-    batch.sort(key=lambda entry: (entry[0], entry[1]))
-    handle = _temporary(directory)
-    for start in range(0, len(batch), _BATCH):
-        lines = (_ENCODE(entry) for entry in batch[start : start + _BATCH])
-        handle.write(("\n".join(lines) + "\n").encode("ascii"))
-    handle.flush()
-    return handle
-
-
-def _read_run(handle: IO[bytes]) -> Iterator[tuple[str, int, Any]]:
-    end = handle.seek(0, os.SEEK_END)
-    for line in _read_lines(handle, end):
-        sort_key, position, row = _decode(line)
-        yield sort_key, position, row

@@ -30,11 +30,7 @@ from apconform.ap1.rundir import (
     replace_file,
     replacing,
 )
-from apconform.ap1.scoring.adjudication.sheets import (
-    sheet_csv_chunks,
-    sheet_html_chunks,
-    sheet_key,
-)
+from apconform.ap1.scoring.adjudication.sheets import scorer_sheet_chunks, sheet_key
 from apconform.ap1.scoring.aggregate import Accumulator
 from apconform.ap1.scoring.context import scoring_inputs
 from apconform.ap1.scoring.parallel import auto_jobs, stream_parallel
@@ -210,12 +206,13 @@ def _score_stream(
     key = sheet_key(rows, report.seal_hash)
     _write(output_dir, "adjudication/key.json", [*indented_chunks(key), "\n"])
     for scorer in (1, 2):
-        _write(output_dir, f"adjudication/scorer-{scorer}.csv", sheet_csv_chunks(rows, scorer))
-        _write(
-            output_dir,
-            f"adjudication/scorer-{scorer}.html",
-            sheet_html_chunks(rows, scorer, report.seal_hash),
-        )
+        with (
+            replacing(output_dir, f"adjudication/scorer-{scorer}.csv") as csv_out,
+            replacing(output_dir, f"adjudication/scorer-{scorer}.html") as html_out,
+        ):
+            for csv_piece, html_piece in scorer_sheet_chunks(rows, scorer, report.seal_hash):
+                csv_out.write(csv_piece.encode("utf-8"))
+                html_out.write(html_piece.encode("utf-8"))
     return ScoredFiles(output_dir, report, jobs, streaming_maxrss)
 
 

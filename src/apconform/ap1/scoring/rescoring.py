@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from apconform.ap1.inputs.plan import plan_groups
-from apconform.ap1.scoring.adjudication.sheets import sheet_row_stream
+from apconform.ap1.scoring.adjudication.sheets import SheetRow
 from apconform.ap1.scoring.aggregate import Accumulator
 from apconform.ap1.scoring.context import ScoringInputs
 from apconform.ap1.scoring.execution import score_view
@@ -302,13 +302,10 @@ class Rescorer:
         )
         routed = self.acc.routed
         rows: list[dict[str, Any]] | RowStream
-        if isinstance(routed, SpooledRows):
-            rows = SpooledRows(routed.directory)
-            rows.extend(sheet_row_stream(routed, self.inputs, seal_hash))
-            if not rows.spilled:
-                rows = rows.rows
+        if isinstance(routed, SpooledRows) and routed.spilled:
+            rows = routed.map(SheetRow(self.inputs, seal_hash))
         else:
-            rows = list(sheet_row_stream(routed, self.inputs, seal_hash))
+            rows = list(map(SheetRow(self.inputs, seal_hash), routed))
         return ScoreReport(document, rows, seal_hash)
 
 
