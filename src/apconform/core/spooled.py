@@ -103,8 +103,9 @@ def _read_lines(handle: IO[bytes], end: int) -> Iterator[bytes]:
 class SpooledRows(RowStream):
     """Rows appended in order, held in memory up to ``memory_rows``, then in a temporary file."""
 
-    def __init__(self, directory: str | None = None, memory_rows: int = MEMORY_ROWS) -> None:
-        self._directory, self._memory_rows = directory, memory_rows
+    def __init__(self, directory: str | None = None, memory_rows: int | None = None) -> None:
+        self._directory = directory
+        self._memory_rows = MEMORY_ROWS if memory_rows is None else memory_rows
         self._rows: list[Any] = []
         self._pending: list[str] = []
         self._file: IO[bytes] | None = None

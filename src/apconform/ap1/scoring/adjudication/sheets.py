@@ -28,6 +28,7 @@ __all__ = [
     "COLUMNS",
     "KEY_SCHEMA",
     "RUBRICS",
+    "Rows",
     "SheetRow",
     "scorer_sheet_chunks",
     "sheet_csv",
