@@ -209,7 +209,9 @@ def _score_stream(
     rows = report.sheet_rows
     if jobs > 1 and not isinstance(rows, list):
         # A long run's sheets are written by two forked processes while this one writes
-        # the report: the three are independent and each about as long.
+        # the report: the three are independent and each about as long. Their folder is made
+        # first, so the processes never race to create it.
+        ensure_directory(output_dir / "adjudication")
         children = [_SheetProcess(output_dir, rows, scorer, report.seal_hash) for scorer in (1, 2)]
         try:
             _write_report(output_dir, report)
