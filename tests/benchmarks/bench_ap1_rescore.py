@@ -20,7 +20,9 @@ every report file. Its wall time is its own; its peak memory is getrusage's
 maxrss: the larger of that process's peak and, while workers ran, its peak
 up to their end plus the largest worker's peak once per worker (an upper
 bound; shared pages count in each process); the resident memory of its
-process tree is also sampled every 20 ms.
+process tree is also sampled every 20 ms, as RSS summed over the processes
+and as proportional set size (PSS) summed, which counts a page shared by
+forked processes once.
 
 Targets: at least 10,000 executions per second with the default jobs on the
 two cores and under 300 MB peak for 100,000 executions (issue 17; the first
