@@ -9,6 +9,7 @@ forked processes. The files must equal the demo's own report byte for byte.
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -39,6 +40,8 @@ def test_spooled_listings_write_the_demo_report_bytes(
     document = scored.report.document
     audit = document["operandProvenance"]["audit"]
     assert isinstance(audit, SpooledRows) and audit.spilled and len(audit) > 3
+    written = json.loads((scored.output_dir / "score-report.json").read_text(encoding="utf-8"))
+    assert scored.report.plain_document() == written
     assert isinstance(scored.report.sheet_rows, RowStream)
     assert len(scored.report.sheet_rows) == int(document["adjudication"]["routed"])
     leftovers = [

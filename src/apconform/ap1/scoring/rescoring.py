@@ -67,6 +67,10 @@ class ScoreReport:
     """A list, or (for a transcript scored with spooled listings) rows in a temporary file."""
     seal_hash: str
 
+    def plain_document(self) -> dict[str, Any]:
+        """The document as plain JSON data (listings spooled to disk read back into lists)."""
+        return _plain(self.document)  # type: ignore[no-any-return]
+
     def json_text(self) -> str:
         return "".join(self.json_chunks())
 
@@ -307,6 +311,14 @@ class Rescorer:
         else:
             rows = list(map(SheetRow(self.inputs, seal_hash), routed))
         return ScoreReport(document, rows, seal_hash)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _plain(member) for key, member in value.items()}
+    if isinstance(value, list | RowStream):
+        return [_plain(member) for member in value]
+    return value
 
 
 def _safe_hash(record: dict[str, Any]) -> str | None:
