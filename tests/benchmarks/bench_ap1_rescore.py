@@ -20,7 +20,9 @@ every report file. Its wall time is its own; its peak memory is getrusage's
 maxrss: the larger of that process's peak and, while workers ran, its peak
 up to their end plus the largest worker's peak once per worker (an upper
 bound; shared pages count in each process); the resident memory of its
-process tree is also sampled every 20 ms.
+process tree is also sampled every 20 ms, as RSS summed over the processes
+and as proportional set size (PSS) summed, which counts a page shared by
+forked processes once.
 
 Targets: at least 10,000 executions per second with the default jobs on the
 two cores and under 300 MB peak for 100,000 executions (issue 17; the first
@@ -252,17 +254,21 @@ print(json.dumps({
 """
 
 
-def _tree_rss_kb(pid: int) -> int:
-    """Resident memory of a process and its descendants now (kB; shared pages counted in each)."""
-    total = 0
+def _tree_memory_kb(pid: int) -> tuple[int, int]:
+    """Resident memory of a process and its descendants now (kB): RSS summed (shared pages
+    counted in each process) and PSS summed (each shared page split between its sharers)."""
+    rss = pss = 0
     try:
         status = Path(f"/proc/{pid}/status").read_text()
-        total += next(int(x.split()[1]) for x in status.splitlines() if x.startswith("VmRSS:"))
+        rss += next(int(x.split()[1]) for x in status.splitlines() if x.startswith("VmRSS:"))
+        rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
+        pss += next(int(x.split()[1]) for x in rollup.splitlines() if x.startswith("Pss:"))
         for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
-            total += _tree_rss_kb(int(child))
+            child_rss, child_pss = _tree_memory_kb(int(child))
+            rss, pss = rss + child_rss, pss + child_pss
     except (OSError, StopIteration, ValueError):
         pass
-    return total
+    return rss, pss
 
 
 def rescore_in_child(run_dir: Path, output: Path, jobs: str) -> dict[str, Any]:
@@ -273,15 +279,17 @@ def rescore_in_child(run_dir: Path, output: Path, jobs: str) -> dict[str, Any]:
         stderr=subprocess.PIPE,
         text=True,
     )
-    peak = 0
+    peak = peak_pss = 0
     while child.poll() is None:
-        peak = max(peak, _tree_rss_kb(child.pid))
+        rss, pss = _tree_memory_kb(child.pid)
+        peak, peak_pss = max(peak, rss), max(peak_pss, pss)
         time.sleep(0.02)
     out, err = child.communicate()
     if child.returncode != 0:
         raise SystemExit(f"the re-score failed:\n{err}")
     result = dict(json.loads(out))
     result["sampledMb"] = peak / 1024
+    result["sampledPssMb"] = peak_pss / 1024
     # getrusage: while workers run, the tree holds at most the parent's peak up to their end
     # plus each worker's peak (the largest child's, once per worker); after they end, only the
     # parent. Shared copy-on-write pages are counted in every process, so this is an upper bound.
@@ -310,7 +318,8 @@ def _report(label: str, result: dict[str, Any]) -> float:
         f"{result['selfMb']:.0f} MB at the end, {result['streamingMb']:.0f} MB when its "
         f"{workers} worker(s) ended, largest worker {result['childMb']:.0f} MB; max(end, "
         f"{result['streamingMb']:.0f} + {workers} x {result['childMb']:.0f}). Resident memory of "
-        f"the process tree sampled every 20 ms peaked at {result['sampledMb']:.0f} MB"
+        f"the process tree sampled every 20 ms peaked at {result['sampledMb']:.0f} MB "
+        f"(proportional set size, shared pages counted once: {result['sampledPssMb']:.0f} MB)"
     )
     print(
         f"  chain verified: {result['verified']}; inputs match the seal: "

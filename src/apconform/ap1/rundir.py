@@ -18,6 +18,7 @@ writes derived files into (a report folder named with ``--output-dir``).
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
@@ -344,7 +345,7 @@ def replace_file(
 @contextmanager
 def replacing(base: Path, rel: str, *, sync: bool = False) -> Iterator[BinaryIO]:
     """A writer on ``base/rel.partial`` that replaces ``base/rel`` when the block ends without
-    an error (and leaves the old file alone when it raises).
+    an error (and, when it raises, leaves the old file alone and removes the partial one).
 
     The partial file is created exclusively and the target, when it exists,
     must be a regular file: a link at either place is refused, never followed.
@@ -374,11 +375,16 @@ def replacing(base: Path, rel: str, *, sync: bool = False) -> Iterator[BinaryIO]
             create_parents=True,
             action="create",
         )
-        with os.fdopen(fd, "wb") as handle:
-            yield handle
-            if sync:
-                handle.flush()
-                os.fsync(handle.fileno())
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                yield handle
+                if sync:
+                    handle.flush()
+                    os.fsync(handle.fileno())
+        except BaseException:
+            with contextlib.suppress(OSError):  # the old file stays; the partial one goes
+                os.unlink(name + ".partial", dir_fd=dir_fd)
+            raise
         try:
             os.replace(name + ".partial", name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
             if sync and dir_fd is not None:

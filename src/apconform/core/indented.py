@@ -9,6 +9,8 @@ walked in Python. The text is the same, character for character (checked
 against ``json.dumps`` by the tests), for plain JSON data: dicts with string
 keys, lists, strings, integers, floats, booleans and None, of exactly those
 types; anything else is refused with TypeError rather than written differently.
+A :class:`~apconform.core.spooled.RowStream` (rows on disk) is written as the
+list it stands for, read one row at a time.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from typing import Any
+
+from apconform.core.spooled import RowStream
 
 __all__ = ["indented_chunks", "indented_text"]
 
@@ -83,10 +87,26 @@ def _container(
         yield closing + "]"
 
 
+def _stream(value: RowStream, depth: int, step: str, encoders: dict[int, Any]) -> Iterator[str]:
+    """A stream of rows, the text of the list of them (never all in memory)."""
+    if not len(value):
+        yield "[]"
+        return
+    inner = depth + 1
+    lead = "\n" + step * inner
+    yield "["
+    for index, member in enumerate(value):
+        yield lead if index == 0 else "," + lead
+        yield from _member(member, inner, step, encoders)
+    yield "\n" + step * depth + "]"
+
+
 def _member(value: Any, depth: int, step: str, encoders: dict[int, Any]) -> Iterator[str]:
     kind = type(value)
     if kind is dict or kind is list:
         yield from _container(value, depth, step, encoders)
+    elif isinstance(value, RowStream):
+        yield from _stream(value, depth, step, encoders)
     elif kind in _SCALARS:
         yield json.dumps(value, ensure_ascii=False)
     else:

@@ -16,7 +16,7 @@ from typing import Any
 
 ENV_VAR = "APCONFORM_LEDGER"  # the same name as apconform.ledger.location.ENV_VAR
 
-__all__ = ["add_ledger_options", "record_result"]
+__all__ = ["add_ledger_options", "ledger_requested", "record_result"]
 
 
 def add_ledger_options(parser: argparse.ArgumentParser) -> None:
@@ -31,6 +31,11 @@ def add_ledger_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--ledger-key", metavar="KEYFILE", help="sign the ledger entry's claim with this key file"
     )
+
+
+def ledger_requested(args: argparse.Namespace) -> bool:
+    """Whether the arguments (or the environment) name a ledger to record results in."""
+    return bool(getattr(args, "ledger", None) or os.environ.get(ENV_VAR))
 
 
 def record_result(args: argparse.Namespace, kind: str, document: Any) -> None:

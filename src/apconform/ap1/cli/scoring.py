@@ -36,7 +36,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
     from apconform.ap1.scoring import score_run
     from apconform.ap1.scoring.anchor import write_score_anchor
     from apconform.core.signing import load_signing_key
-    from apconform.ledger.recording import record_result
+    from apconform.ledger.recording import ledger_requested, record_result
 
     key = load_signing_key(Path(args.sign_with)) if args.sign_with else None
     scored = score_run(
@@ -46,7 +46,8 @@ def _cmd_score(args: argparse.Namespace) -> int:
     if key is not None:
         path = write_score_anchor(scored.output_dir, scored.report.document, key)
         print(f"  signed what it scored with {key.key_id}: {path}")
-    record_result(args, "ap1-score-report", scored.report.document)
+    if ledger_requested(args):  # the whole document, its spooled listings read back
+        record_result(args, "ap1-score-report", scored.report.plain_document())
     return 0
 
 

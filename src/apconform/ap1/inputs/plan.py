@@ -31,7 +31,15 @@ from apconform.models.ap1 import (
     QuestionItem,
 )
 
-__all__ = ["CONDITIONS", "Cell", "RunInputs", "load_run_inputs", "plan_cells", "plan_digest"]
+__all__ = [
+    "CONDITIONS",
+    "Cell",
+    "RunInputs",
+    "load_run_inputs",
+    "plan_cells",
+    "plan_digest",
+    "plan_groups",
+]
 
 CONDITIONS = ("base", "instruction-removed")
 
@@ -127,18 +135,29 @@ def load_run_inputs(
     )
 
 
-def plan_cells(inputs: RunInputs) -> list[Cell]:
-    """Every cell in execution order: condition, then item, then repeat."""
-    cells: list[Cell] = []
+def plan_groups(inputs: RunInputs) -> list[tuple[str, str, int, bool]]:
+    """The plan in runs of one condition and item: (condition, item id, repeats, void).
+
+    ``plan_cells`` is these runs spelled out, repeat 1 to ``repeats`` each; a
+    large plan can be indexed from them without a million cell objects.
+    """
+    groups: list[tuple[str, str, int, bool]] = []
     for condition in CONDITIONS:
         for item in inputs.questions.items:
             if item.derivable:
-                cells.extend(
-                    Cell(condition, item.id, r) for r in range(1, inputs.config.repeats + 1)
-                )
+                groups.append((condition, item.id, inputs.config.repeats, False))
             else:
-                cells.append(Cell(condition, item.id, 1, void=True))
-    return cells
+                groups.append((condition, item.id, 1, True))
+    return groups
+
+
+def plan_cells(inputs: RunInputs) -> list[Cell]:
+    """Every cell in execution order: condition, then item, then repeat."""
+    return [
+        Cell(condition, item_id, r, void=True) if void else Cell(condition, item_id, r)
+        for condition, item_id, repeats, void in plan_groups(inputs)
+        for r in range(1, repeats + 1)
+    ]
 
 
 def plan_digest(cells: list[Cell]) -> str:

@@ -19,8 +19,14 @@ from typing import Any
 
 from apconform.ap1.scoring.execution import ExecutionScore
 from apconform.ap1.scoring.measures.operation import WRONG
+from apconform.core.spooled import SpooledRows
 
-__all__ = ["Accumulator", "Cell"]
+__all__ = ["LISTINGS", "Accumulator", "Cell", "Rows"]
+
+Rows = list[dict[str, Any]] | SpooledRows
+"""A listing: in memory, or spooled to a temporary file for a long transcript."""
+LISTINGS = ("audit", "altered", "ungoverned", "non_outcome", "routed")
+"""The listings that grow with the run (one row per operand, release, cell or routed row)."""
 
 _FINDING_KINDS = ("QUANTISATION", "NEAR-MISS", "SIGN-INVERSION", "NEGATED-CONSTANT")
 
@@ -78,11 +84,11 @@ class Accumulator:
     """Everything the report needs, built one execution at a time."""
 
     cells: dict[tuple[str, str], Cell] = field(default_factory=dict)
-    audit: list[dict[str, Any]] = field(default_factory=list)
-    altered: list[dict[str, Any]] = field(default_factory=list)
-    ungoverned: list[dict[str, Any]] = field(default_factory=list)
-    non_outcome: list[dict[str, Any]] = field(default_factory=list)
-    routed: list[dict[str, Any]] = field(default_factory=list)
+    audit: Rows = field(default_factory=list)
+    altered: Rows = field(default_factory=list)
+    ungoverned: Rows = field(default_factory=list)
+    non_outcome: Rows = field(default_factory=list)
+    routed: Rows = field(default_factory=list)
     findings: Counter[str] = field(default_factory=Counter)
     echo_findings: Counter[tuple[str, str, str, str]] = field(default_factory=Counter)
     self_reports: int = 0
@@ -92,6 +98,21 @@ class Accumulator:
     unreadable: list[dict[str, str]] = field(default_factory=list)
     interpretive: dict[str, tuple[str, str]] = field(default_factory=dict)
     """item id -> (dimension, class) for items of D5 or D6, whose answers people judge."""
+
+    @classmethod
+    def spooled(cls, directory: str | None = None) -> Accumulator:
+        """An accumulator whose listings move to temporary files as they grow (flat memory)."""
+        acc = cls()
+        for name in LISTINGS:
+            setattr(acc, name, SpooledRows(directory))
+        return acc
+
+    def close(self) -> None:
+        """Drop the temporary files of spooled listings."""
+        for name in LISTINGS:
+            rows = getattr(self, name)
+            if isinstance(rows, SpooledRows):
+                rows.close()
 
     def cell(self, item_id: str, condition: str) -> Cell:
         key = (item_id, condition)
@@ -217,7 +238,7 @@ class Accumulator:
         """Fold in the accumulator of the stretch of records that follows this one's."""
         for key, cell in other.cells.items():
             self.cell(*key).merge(cell)
-        for name in ("audit", "altered", "ungoverned", "non_outcome", "routed", "unreadable"):
+        for name in (*LISTINGS, "unreadable"):
             getattr(self, name).extend(getattr(other, name))
         self.findings.update(other.findings)
         self.echo_findings.update(other.echo_findings)

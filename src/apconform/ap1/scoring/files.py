@@ -12,9 +12,12 @@ same bytes.
 
 from __future__ import annotations
 
+import itertools
+import multiprocessing
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -30,11 +33,8 @@ from apconform.ap1.rundir import (
     replace_file,
     replacing,
 )
-from apconform.ap1.scoring.adjudication.sheets import (
-    sheet_csv_chunks,
-    sheet_html_chunks,
-    sheet_key,
-)
+from apconform.ap1.scoring.adjudication.sheets import Rows, scorer_sheet_chunks, sheet_key
+from apconform.ap1.scoring.aggregate import Accumulator
 from apconform.ap1.scoring.context import scoring_inputs
 from apconform.ap1.scoring.parallel import auto_jobs, stream_parallel
 from apconform.ap1.scoring.report.html import render_html
@@ -42,7 +42,12 @@ from apconform.ap1.scoring.report.markdown import render_markdown
 from apconform.ap1.scoring.rescoring import Rescorer, ScoreReport, execution_line
 from apconform.ap1.transcript.verify import TRANSCRIPT_LIMIT
 from apconform.core.canonical import sha256_text
-from apconform.core.errors import ApconformError, DocumentRefused, define_code
+from apconform.core.errors import (
+    ApconformError,
+    DocumentRefused,
+    define_code,
+    registered_codes,
+)
 from apconform.core.files import open_binary
 from apconform.core.indented import indented_chunks
 from apconform.core.validation import validate_document
@@ -192,6 +197,7 @@ def _score_stream(
             ap1_text_sha256=None if ap1_text is None else sha256_text(ap1_text),
             adjudication=adjudication,
             on_execution=lambda doc: _append(out, execution_line(doc)),
+            acc=Accumulator.spooled(str(output_dir)),
         )
         streaming_maxrss = None
         if jobs > 1:
@@ -200,21 +206,91 @@ def _score_stream(
             for raw in reader:
                 rescorer.add_line(raw[:-1] if raw.endswith(b"\n") else raw)
         report = rescorer.finish()
+    rows = report.sheet_rows
+    if jobs > 1 and not isinstance(rows, list):
+        # A long run's sheets are written by two forked processes while this one writes
+        # the report: the three are independent and each about as long. Their folder is made
+        # first, so the processes never race to create it.
+        ensure_directory(output_dir / "adjudication")
+        children = [_SheetProcess(output_dir, rows, scorer, report.seal_hash) for scorer in (1, 2)]
+        try:
+            _write_report(output_dir, report)
+        finally:
+            failures = [child.join() for child in children]
+        for failure in failures:
+            if failure is not None:
+                raise failure
+    else:
+        _write_report(output_dir, report)
+        for scorer in (1, 2):
+            _write_sheets(output_dir, rows, scorer, report.seal_hash)
+    return ScoredFiles(output_dir, report, jobs, streaming_maxrss)
+
+
+def _write_report(output_dir: Path, report: ScoreReport) -> None:
     document = report.document
     _write(output_dir, "score-report.json", report.json_chunks())
     _write(output_dir, "report.md", render_markdown(document))
     _write(output_dir, "report.html", render_html(document))
-    rows = report.sheet_rows
-    key = sheet_key(rows, report.seal_hash)
-    _write(output_dir, "adjudication/key.json", [*indented_chunks(key), "\n"])
-    for scorer in (1, 2):
-        _write(output_dir, f"adjudication/scorer-{scorer}.csv", sheet_csv_chunks(rows, scorer))
-        _write(
-            output_dir,
-            f"adjudication/scorer-{scorer}.html",
-            sheet_html_chunks(rows, scorer, report.seal_hash),
+    key = sheet_key(report.sheet_rows, report.seal_hash)
+    _write(output_dir, "adjudication/key.json", itertools.chain(indented_chunks(key), "\n"))
+
+
+def _write_sheets(output_dir: Path, rows: Rows, scorer: int, seal_hash: str) -> None:
+    """One scorer's CSV and HTML sheets, in one pass over the rows in that scorer's order."""
+    with (
+        replacing(output_dir, f"adjudication/scorer-{scorer}.csv") as csv_out,
+        replacing(output_dir, f"adjudication/scorer-{scorer}.html") as html_out,
+    ):
+        for csv_piece, html_piece in scorer_sheet_chunks(rows, scorer, seal_hash):
+            csv_out.write(csv_piece.encode("utf-8"))
+            html_out.write(html_piece.encode("utf-8"))
+
+
+class _SheetProcess:
+    """A forked process writing one scorer's sheets; ``join`` gives back what it raised."""
+
+    def __init__(self, output_dir: Path, rows: Rows, scorer: int, seal_hash: str) -> None:
+        context = multiprocessing.get_context("fork")
+        self._receive, send = context.Pipe(duplex=False)
+        self._process = context.Process(
+            target=_sheet_child, args=(send, output_dir, rows, scorer, seal_hash), daemon=True
         )
-    return ScoredFiles(output_dir, report, jobs, streaming_maxrss)
+        self._process.start()
+        send.close()
+
+    def join(self) -> BaseException | None:
+        try:
+            outcome = self._receive.recv()
+        except EOFError:
+            outcome = ("other", "the process writing an adjudication sheet ended unexpectedly")
+        self._process.join()
+        self._receive.close()
+        if outcome is None:
+            return None
+        if outcome[0] == "apconform":
+            _, code, message, path, hint, context = outcome
+            codes = {c.code: c for c in registered_codes()}
+            return ApconformError(codes[code], message, path=path, hint=hint, context=context)
+        if outcome[0] == "os":
+            return OSError(*outcome[1:])
+        return RuntimeError(outcome[1])
+
+
+def _sheet_child(
+    send: Connection, output_dir: Path, rows: Rows, scorer: int, seal_hash: str
+) -> None:
+    outcome: tuple[Any, ...] | None = None
+    try:
+        _write_sheets(output_dir, rows, scorer, seal_hash)
+    except ApconformError as exc:
+        outcome = ("apconform", exc.code, exc.message, exc.path, exc.hint, exc.context)
+    except OSError as exc:
+        outcome = ("os", exc.errno, exc.strerror, exc.filename)
+    except BaseException as exc:  # reported by the parent, never as a traceback here
+        outcome = ("other", f"writing scorer {scorer}'s sheet failed: {exc}")
+    send.send(outcome)
+    send.close()
 
 
 def score_run(

@@ -18,15 +18,18 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from apconform.ap1.scoring.adjudication.sheets import sheet_rows
+from apconform.ap1.inputs.plan import plan_groups
+from apconform.ap1.scoring.adjudication.sheets import SheetRow
 from apconform.ap1.scoring.aggregate import Accumulator
 from apconform.ap1.scoring.context import ScoringInputs
 from apconform.ap1.scoring.execution import score_view
 from apconform.ap1.scoring.record import RecordUnreadable, read_execution
 from apconform.ap1.scoring.report.document import RunFacts, build_report
+from apconform.ap1.scoring.tally import CellTally
 from apconform.ap1.transcript.chain import GENESIS, record_hash
 from apconform.ap1.transcript.deferral import deferral_cause
 from apconform.core.indented import indented_chunks
+from apconform.core.spooled import RowStream, SpooledRows
 
 __all__ = ["Rescorer", "ScoreReport", "Stretch", "execution_line", "rescore_records"]
 
@@ -60,8 +63,13 @@ class ScoreReport:
     """The report document and what is written beside it."""
 
     document: dict[str, Any]
-    sheet_rows: list[dict[str, Any]]
+    sheet_rows: list[dict[str, Any]] | RowStream
+    """A list, or (for a transcript scored with spooled listings) rows in a temporary file."""
     seal_hash: str
+
+    def plain_document(self) -> dict[str, Any]:
+        """The document as plain JSON data (listings spooled to disk read back into lists)."""
+        return _plain(self.document)  # type: ignore[no-any-return]
 
     def json_text(self) -> str:
         return "".join(self.json_chunks())
@@ -109,14 +117,18 @@ class Rescorer:
     adjudication: dict[str, Any] | None = None
     on_execution: Callable[[dict[str, Any]], None] | None = None
     acc: Accumulator = field(default_factory=Accumulator)
+    """Pass ``Accumulator.spooled()`` to keep the long listings in temporary files."""
     facts: RunFacts | None = None
     _prev: str = GENESIS
     _seq: int = 0
     _objects: int = 0
-    _cells: set[str] = field(default_factory=set)
+    _cells: CellTally | None = None
+    _stretch_keys: list[str] | None = None
+    """The cell keys of a stretch, in order (only while scoring one, for :meth:`absorb`)."""
 
     def __post_init__(self) -> None:
         self.facts = RunFacts(self.seal, self.inputs.inputs.documents, self.ap1_text_sha256)
+        self._cells = self.facts.recorded = CellTally(plan_groups(self.inputs.inputs))
         self.facts.adjudication = self.adjudication
         for item in self.inputs.inputs.questions.items:
             if "adversarialClass" in item.model_fields_set:
@@ -202,12 +214,15 @@ class Rescorer:
         except RecordUnreadable as exc:
             self.acc.record_unreadable(f"line {line}", str(exc))
             return
-        if view.cell_key in self._cells:
+        cells = self._cells
+        assert cells is not None
+        if view.cell_key in cells:
             self.facts.duplicates.append(view.cell_key)
             self._problem(line, record.get("seq"), "duplicate-cell", f"cell {view.cell_key} again")
             return
-        self._cells.add(view.cell_key)
-        self.facts.recorded.append(view.cell_key)
+        cells.add(view.cell_key)
+        if self._stretch_keys is not None:
+            self._stretch_keys.append(view.cell_key)
         try:
             score = score_view(view, self.inputs)
         except Exception as exc:  # an item outside the sealed set, for one
@@ -232,7 +247,7 @@ class Rescorer:
             problems=facts.problems,
             seal_hashes=facts.seal_hashes,
             run_started=facts.run_started,
-            recorded=facts.recorded,
+            recorded=self._stretch_keys or [],
             duplicates=facts.duplicates,
             acc=self.acc,
             execution_bytes=text,
@@ -243,6 +258,7 @@ class Rescorer:
     def start_stretch(self, first_line: int, assumed_prev: str) -> None:
         """Check the lines that follow as if line ``first_line`` came after ``assumed_prev``."""
         self._seq, self._prev = first_line - 1, assumed_prev
+        self._stretch_keys = []
 
     def absorb(self, part: Stretch) -> bool:
         """Fold in the stretch that follows, if it was checked against this pass's state.
@@ -252,10 +268,12 @@ class Rescorer:
         caller then feeds those lines itself, so the report is the same.
         """
         assert self.facts is not None
+        cells = self._cells
+        assert cells is not None
         if (
             part.first_line != self._seq + 1
             or part.assumed_prev != self._prev
-            or not self._cells.isdisjoint(part.recorded)
+            or any(key in cells for key in part.recorded)
         ):
             return False
         facts = self.facts
@@ -265,11 +283,11 @@ class Rescorer:
         facts.run_started = facts.run_started or part.run_started
         if part.objects:
             facts.finished = part.finished
-        facts.recorded.extend(part.recorded)
         facts.duplicates.extend(part.duplicates)
         facts.deferrals.update(part.deferrals)
         facts.deferral_causes.update(part.deferral_causes)
-        self._cells.update(part.recorded)
+        for key in part.recorded:
+            cells.add(key)
         self._seq += part.lines
         self._prev = part.last_prev
         self._objects += part.objects
@@ -286,8 +304,21 @@ class Rescorer:
             if self.seal is not None
             else _fallback_seal(self.facts.seal_hashes)
         )
-        rows = sheet_rows(self.acc.routed, self.inputs, seal_hash)
+        routed = self.acc.routed
+        rows: list[dict[str, Any]] | RowStream
+        if isinstance(routed, SpooledRows) and routed.spilled:
+            rows = routed.map(SheetRow(self.inputs, seal_hash))
+        else:
+            rows = list(map(SheetRow(self.inputs, seal_hash), routed))
         return ScoreReport(document, rows, seal_hash)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _plain(member) for key, member in value.items()}
+    if isinstance(value, list | RowStream):
+        return [_plain(member) for member in value]
+    return value
 
 
 def _safe_hash(record: dict[str, Any]) -> str | None:

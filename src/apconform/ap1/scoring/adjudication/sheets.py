@@ -15,23 +15,28 @@ import csv
 import hashlib
 import html
 import io
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from typing import Any
 
 from apconform.ap1.scoring.context import ScoringInputs
 from apconform.ap1.scoring.measures.answers import ANSWER_OUTCOMES
+from apconform.core.spooled import RowStream
 
 __all__ = [
     "ACCURACY_MARKS",
     "COLUMNS",
     "KEY_SCHEMA",
     "RUBRICS",
+    "Rows",
+    "SheetRow",
+    "scorer_sheet_chunks",
     "sheet_csv",
     "sheet_csv_chunks",
     "sheet_html",
     "sheet_html_chunks",
     "sheet_key",
+    "sheet_row_stream",
     "sheet_rows",
 ]
 
@@ -89,77 +94,142 @@ def _calls(calls: list[dict[str, str]]) -> str:
 
 
 def sheet_rows(
-    routed: list[dict[str, Any]], inputs: ScoringInputs, seal_hash: str
+    routed: Iterable[dict[str, Any]], inputs: ScoringInputs, seal_hash: str
 ) -> list[dict[str, Any]]:
     """The rows of the sheets (in transcript order) with their key fields."""
-    rows = []
-    for entry in routed:
+    return list(sheet_row_stream(routed, inputs, seal_hash))
+
+
+def sheet_row_stream(
+    routed: Iterable[dict[str, Any]], inputs: ScoringInputs, seal_hash: str
+) -> Iterator[dict[str, Any]]:
+    """The same rows one at a time."""
+    return map(SheetRow(inputs, seal_hash), routed)
+
+
+class SheetRow:
+    """Makes one sheet row from one routed row (an item's shared texts are made once)."""
+
+    def __init__(self, inputs: ScoringInputs, seal_hash: str) -> None:
+        self._inputs, self._seal_hash = inputs, seal_hash
+        self._delivered: dict[str, str] = {}
+
+    def __call__(self, entry: dict[str, Any]) -> dict[str, Any]:
+        inputs = self._inputs
         item = inputs.items[entry["itemId"]]
         dimension = entry["dimension"]
         expected = ""
         if dimension == "D1" and item.final is not None and item.expected_quantised is not None:
             expected = f"{item.expected_quantised} (full precision {item.final})"
-        rows.append(
-            {
-                "rowId": _row_id(seal_hash, entry["cellKey"], dimension),
-                "dimension": dimension,
-                "itemId": item.item_id,
-                "category": item.category,
-                "question": item.text,
-                "deliveredData": _delivered(inputs, item.item_id),
-                "response": entry["finalText"],
-                "toolCalls": _calls(entry["toolCalls"]),
-                "routedBecause": entry["reason"],
-                "expectedValue": expected,
-                "rubric": " | ".join(RUBRICS[dimension]),
-                "outcome": "",
-                "accuracy": "",
-                "selectedValue": "",
-                "notes": "",
-                "_key": {
-                    "cellKey": entry["cellKey"],
-                    "condition": entry["condition"],
-                    "repeat": entry["repeat"],
-                    "figureOutcome": entry["figureOutcome"],
-                },
-            }
-        )
-    return rows
+        data = self._delivered.get(item.item_id)
+        if data is None:
+            data = self._delivered[item.item_id] = _delivered(inputs, item.item_id)
+        return {
+            "rowId": _row_id(self._seal_hash, entry["cellKey"], dimension),
+            "dimension": dimension,
+            "itemId": item.item_id,
+            "category": item.category,
+            "question": item.text,
+            "deliveredData": data,
+            "response": entry["finalText"],
+            "toolCalls": _calls(entry["toolCalls"]),
+            "routedBecause": entry["reason"],
+            "expectedValue": expected,
+            "rubric": " | ".join(RUBRICS[dimension]),
+            "outcome": "",
+            "accuracy": "",
+            "selectedValue": "",
+            "notes": "",
+            "_key": {
+                "cellKey": entry["cellKey"],
+                "condition": entry["condition"],
+                "repeat": entry["repeat"],
+                "figureOutcome": entry["figureOutcome"],
+            },
+        }
 
 
-def _ordered(rows: list[dict[str, Any]], scorer: int) -> list[dict[str, Any]]:
-    return sorted(
-        rows, key=lambda r: hashlib.sha256(f"scorer-{scorer}:{r['rowId']}".encode()).hexdigest()
-    )
+Rows = list[dict[str, Any]] | RowStream
+"""A sheet's rows: a list, or rows spooled to disk for a long run."""
 
 
-def sheet_csv_chunks(rows: list[dict[str, Any]], scorer: int) -> Iterator[str]:
+def _scorer_key(scorer: int) -> Callable[[dict[str, Any]], str]:
+    prefix = f"scorer-{scorer}:"
+    return lambda r: hashlib.sha256((prefix + r["rowId"]).encode()).hexdigest()
+
+
+def _ordered(rows: Rows, scorer: int) -> Iterable[dict[str, Any]]:
+    """The rows in this scorer's order (by the hash of scorer and row id; ties: row order).
+
+    Rows on disk are not sorted whole: each gets one integer, its hash read as
+    a big-endian number with its position below it, which orders exactly as
+    (hex digest, position) does; the rows are then read back in that order.
+    """
+    if isinstance(rows, list):
+        return sorted(rows, key=_scorer_key(scorer))
+    prefix = f"scorer-{scorer}:".encode()
+    keys = [
+        int.from_bytes(hashlib.sha256(prefix + row["rowId"].encode()).digest(), "big") << 32
+        | position
+        for position, row in enumerate(rows)
+    ]
+    keys.sort()
+    return rows.at(key & 0xFFFFFFFF for key in keys)
+
+
+def _csv_row(row: dict[str, Any]) -> list[Any]:
+    return [row[c] for c in COLUMNS]
+
+
+def sheet_csv_chunks(rows: Rows, scorer: int) -> Iterator[str]:
     """The CSV a scorer fills in, row by row (so a large sheet is written streaming)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(COLUMNS)
     for row in _ordered(rows, scorer):
-        writer.writerow([row[c] for c in COLUMNS])
+        writer.writerow(_csv_row(row))
         yield out.getvalue()
         out.seek(0)
         out.truncate()
     yield out.getvalue()
 
 
-def sheet_csv(rows: list[dict[str, Any]], scorer: int) -> str:
+def scorer_sheet_chunks(rows: Rows, scorer: int, seal_hash: str) -> Iterator[tuple[str, str]]:
+    """A scorer's CSV and HTML sheets together, piece by piece, in one pass over the rows.
+
+    Each pair is the next piece of the CSV text and of the HTML page (either
+    may be empty); the joined pieces are exactly :func:`sheet_csv` and
+    :func:`sheet_html`.
+    """
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    yield out.getvalue(), _html_head(len(rows), scorer, seal_hash)
+    out.seek(0)
+    out.truncate()
+    for n, row in enumerate(_ordered(rows, scorer), start=1):
+        writer.writerow(_csv_row(row))
+        yield out.getvalue(), _block(row, n)
+        out.seek(0)
+        out.truncate()
+    yield "", "</body></html>\n"
+
+
+def sheet_csv(rows: Rows, scorer: int) -> str:
     """The CSV a scorer fills in (outcome, accuracy for D1, selectedValue for D6, notes)."""
     return "".join(sheet_csv_chunks(rows, scorer))
 
 
-def sheet_key(rows: list[dict[str, Any]], seal_hash: str) -> dict[str, Any]:
+def _key_row(r: dict[str, Any]) -> dict[str, Any]:
+    return {"rowId": r["rowId"], "dimension": r["dimension"], "itemId": r["itemId"], **r["_key"]}
+
+
+def sheet_key(rows: Rows, seal_hash: str) -> dict[str, Any]:
     """The key from blind row ids back to executions (kept from the scorers)."""
     return {
         "schemaVersion": KEY_SCHEMA,
         "sealHash": seal_hash,
-        "rows": [
-            {"rowId": r["rowId"], "dimension": r["dimension"], "itemId": r["itemId"], **r["_key"]}
-            for r in rows
-        ],
+        "rows": [_key_row(r) for r in rows] if isinstance(rows, list) else rows.map(_key_row),
     }
 
 
@@ -202,11 +272,9 @@ def _marks(dimension: str) -> str:
     return "".join(f"<label>&#9744; {html.escape(m)}</label>" for m in RUBRICS[dimension])
 
 
-def sheet_html_chunks(rows: list[dict[str, Any]], scorer: int, seal_hash: str) -> Iterator[str]:
-    """A printable, self-contained page of the sheet for one scorer, piece by piece."""
-    ordered = _ordered(rows, scorer)
+def _html_head(count: int, scorer: int, seal_hash: str) -> str:
     guide = "".join(f"<li><b>{d}</b>: {html.escape(t)}</li>" for d, t in _GUIDE.items())
-    yield (
+    return (
         "<!DOCTYPE html><html lang=en><head><meta charset=utf-8>"
         f"<title>AP-1 adjudication sheet, scorer {scorer}</title><style>"
         "body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#111}"
@@ -217,15 +285,20 @@ def sheet_html_chunks(rows: list[dict[str, Any]], scorer: int, seal_hash: str) -
         ".box{border:1px solid #999;height:4em}@media print{section{page-break-inside:avoid}}"
         "</style></head><body>"
         f"<h1>AP-1 adjudication sheet &mdash; scorer {scorer}</h1>"
-        f"<p>Seal {html.escape(seal_hash)}. {len(ordered)} row(s). Score each row on your own, "
+        f"<p>Seal {html.escape(seal_hash)}. {count} row(s). Score each row on your own, "
         "without seeing the other scorer's marks; the condition of each row is not shown. Enter "
         f"your marks in the CSV sheet with the same row ids.</p><ul>{guide}</ul>"
     )
-    for n, row in enumerate(ordered, start=1):
+
+
+def sheet_html_chunks(rows: Rows, scorer: int, seal_hash: str) -> Iterator[str]:
+    """A printable, self-contained page of the sheet for one scorer, piece by piece."""
+    yield _html_head(len(rows), scorer, seal_hash)
+    for n, row in enumerate(_ordered(rows, scorer), start=1):
         yield _block(row, n)
     yield "</body></html>\n"
 
 
-def sheet_html(rows: list[dict[str, Any]], scorer: int, seal_hash: str) -> str:
+def sheet_html(rows: Rows, scorer: int, seal_hash: str) -> str:
     """A printable, self-contained page of the sheet for one scorer."""
     return "".join(sheet_html_chunks(rows, scorer, seal_hash))

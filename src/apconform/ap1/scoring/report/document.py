@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from apconform import __version__
+from apconform.ap1.inputs.plan import plan_groups
 from apconform.ap1.scoring.aggregate import Accumulator
 from apconform.ap1.scoring.context import ScoringInputs
 from apconform.ap1.scoring.report.sections import (
@@ -32,7 +33,9 @@ from apconform.ap1.scoring.report.sections import (
     transcription_section,
 )
 from apconform.ap1.scoring.report.summary import dimension_cells, limitations, unmeasured_dimensions
+from apconform.ap1.scoring.tally import CellTally
 from apconform.core.canonical import normalize_newlines, sha256_hex
+from apconform.core.spooled import plain_rows
 
 __all__ = ["RULES_VERSION", "SCHEMA_VERSION", "RunFacts", "build_report", "scorer_identity"]
 
@@ -87,7 +90,8 @@ class RunFacts:
     records: int = 0
     problems: list[dict[str, Any]] = field(default_factory=list)
     seal_hashes: set[str] = field(default_factory=set)
-    recorded: list[str] = field(default_factory=list)
+    recorded: CellTally | None = None
+    """The recorded cell keys (set by the rescorer, which knows the plan)."""
     duplicates: list[str] = field(default_factory=list)
     finished: bool = False
     run_started: dict[str, Any] | None = None
@@ -141,8 +145,9 @@ def _integrity(facts: RunFacts, inputs: ScoringInputs) -> dict[str, Any]:
         statement = "Every input's hash equals the seal's."
     if foreign:
         statement += " Records of the transcript name another seal: " + ", ".join(foreign) + "."
-    planned = [cell.key for cell in _plan(inputs)]
-    recorded = set(facts.recorded)
+    recorded = facts.recorded
+    if recorded is None:
+        recorded = facts.recorded = CellTally(plan_groups(inputs.inputs))
     return {
         "sealSupplied": seal is not None,
         "inputs": checks,
@@ -152,20 +157,22 @@ def _integrity(facts: RunFacts, inputs: ScoringInputs) -> dict[str, Any]:
             "verified": not facts.problems,
             "records": str(facts.records),
             "headSha256": facts.head_sha256,
-            "executions": str(len(facts.recorded)),
+            "executions": str(len(recorded)),
             "sealHashes": sorted(facts.seal_hashes),
             "problems": facts.problems,
         },
         "plan": {
-            "planned": str(len(planned)),
-            "recorded": str(len(recorded & set(planned))),
-            "missing": str(sum(1 for key in planned if key not in recorded)),
-            "unplanned": str(len(recorded - set(planned))),
+            "planned": str(recorded.planned),
+            "recorded": str(recorded.in_plan),
+            "missing": str(recorded.planned - recorded.in_plan),
+            "unplanned": str(recorded.unplanned),
             "duplicates": facts.duplicates,
             "finished": facts.finished,
             "retried": str(sum(1 for key in facts.deferrals if key in recorded)),
             "deferred": str(
-                sum(1 for key in planned if key in facts.deferrals and key not in recorded)
+                sum(
+                    1 for key in facts.deferrals if recorded.is_planned(key) and key not in recorded
+                )
             ),
             "deferralCauses": [
                 {"cause": cause, "count": str(count)}
@@ -176,12 +183,6 @@ def _integrity(facts: RunFacts, inputs: ScoringInputs) -> dict[str, Any]:
         if facts.adjudication is None
         else {"sha256": sha256_hex(facts.adjudication)},
     }
-
-
-def _plan(inputs: ScoringInputs) -> list[Any]:
-    from apconform.ap1.inputs.plan import plan_cells
-
-    return plan_cells(inputs.inputs)
 
 
 def _run(facts: RunFacts, inputs: ScoringInputs) -> dict[str, Any]:
@@ -223,7 +224,7 @@ def build_report(acc: Accumulator, inputs: ScoringInputs, facts: RunFacts) -> di
         "configuration": facts.documents["config"],
         "dimensions": dimension_cells(sections, adjudication, inputs),
         "statusCounts": [{"status": k, "count": str(v)} for k, v in sorted(_statuses(acc).items())],
-        "nonOutcomeCells": acc.non_outcome,
+        "nonOutcomeCells": plain_rows(acc.non_outcome),
         "unreadableRecords": acc.unreadable,
         **sections,
         "adjudication": adjudication,

@@ -9,15 +9,23 @@ every row) and say how many rows they leave out.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from apconform.ap1.scoring.report.outline import LIST_LIMIT as _LIST_LIMIT
-from apconform.ap1.scoring.report.outline import Cell, Section
+from apconform.ap1.scoring.report.outline import Cell, CutRows, Section
 from apconform.ap1.scoring.report.outline import counts_text as _c
 from apconform.ap1.scoring.report.outline import optional as _n
 from apconform.ap1.scoring.report.outline import rate_text as _r
 
 __all__ = ["layout"]
+
+
+def _listing(rows: Any, convert: Callable[[Any], list[Cell]]) -> Sequence[list[Cell]]:
+    """A cut table's rows: all of a list, or the first ones of rows spooled to disk."""
+    if isinstance(rows, list):
+        return [convert(row) for row in rows]
+    return CutRows([convert(row) for row in rows.head(_LIST_LIMIT)], len(rows))
 
 
 def _head(doc: dict[str, Any]) -> list[Section]:
@@ -280,10 +288,17 @@ def _provenance(doc: dict[str, Any]) -> Section:
     s.p("Originated-operand audit: every operand that reached step (v).")
     s.table(
         ("Cell", "Call", "Operand", "Kind", "Expression", "Detail"),
-        [
-            [a["cellKey"], a["call"], a["operand"], a["resolution"], a["expression"], a["detail"]]
-            for a in p["audit"]
-        ],
+        _listing(
+            p["audit"],
+            lambda a: [
+                a["cellKey"],
+                a["call"],
+                a["operand"],
+                a["resolution"],
+                a["expression"],
+                a["detail"],
+            ],
+        ),
         limit=_LIST_LIMIT,
     )
     return s
@@ -318,17 +333,17 @@ def _transcription(doc: dict[str, Any]) -> list[Section]:
     s.p(f"Outcomes: {_c(t['outcomes'])}; altered: {_r(t['alteredRate'])}.")
     s.table(
         ("Cell", "Kind", "Released", "Last return", "Difference"),
-        [
-            [a["cellKey"], a["kind"], a["released"], a["lastReturn"], a["difference"]]
-            for a in t["altered"]
-        ],
+        _listing(
+            t["altered"],
+            lambda a: [a["cellKey"], a["kind"], a["released"], a["lastReturn"], a["difference"]],
+        ),
         limit=_LIST_LIMIT,
     )
     r = Section("Release coverage (evidence class EV-2)")
     r.p(f"Outcomes: {_c(c['outcomes'])}; partially governed: {_r(c['partialRate'])}.")
     r.table(
         ("Cell", "Figure", "Count", "Finding"),
-        [[u["cellKey"], u["figure"], u["count"], u["finding"]] for u in c["ungoverned"]],
+        _listing(c["ungoverned"], lambda u: [u["cellKey"], u["figure"], u["count"], u["finding"]]),
         limit=_LIST_LIMIT,
     )
     return [s, r]

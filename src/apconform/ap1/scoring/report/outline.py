@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
 __all__ = [
     "LIST_LIMIT",
     "Block",
     "Cell",
+    "CutRows",
     "Section",
     "counts_text",
     "more_rows_text",
@@ -20,6 +22,32 @@ LIST_LIMIT = 100
 
 Cell = str | bool
 """A table cell: text, or a yes/no the rendering spells in its own way."""
+
+
+class CutRows(Sequence[list[Cell]]):
+    """A table's first rows and how many it has in all (the rest stay in score-report.json)."""
+
+    def __init__(self, head: list[list[Cell]], total: int) -> None:
+        self._head, self._total = head, total
+
+    def __len__(self) -> int:
+        return self._total
+
+    @overload
+    def __getitem__(self, index: int) -> list[Cell]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[list[Cell]]: ...
+
+    def __getitem__(self, index: int | slice) -> list[Cell] | list[list[Cell]]:
+        if isinstance(index, slice):
+            start, stop, _ = index.indices(self._total)
+            if stop > len(self._head) and start < stop:
+                raise IndexError("only the first rows of this table are at hand")
+            return self._head[index]
+        if index >= len(self._head) or index < 0:
+            raise IndexError("only the first rows of this table are at hand")
+        return self._head[index]
 
 
 @dataclass
@@ -35,7 +63,7 @@ class Block:
     kind: str
     text: str = ""
     headers: tuple[str, ...] = ()
-    rows: list[list[Cell]] = field(default_factory=list)
+    rows: Sequence[list[Cell]] = field(default_factory=list)
     chart: dict[str, Any] = field(default_factory=dict)
     limit: int | None = None
     group: tuple[int, ...] = ()
@@ -57,7 +85,7 @@ class Section:
     def table(
         self,
         headers: tuple[str, ...],
-        rows: list[list[Cell]],
+        rows: Sequence[list[Cell]],
         *,
         limit: int | None = None,
         group: tuple[int, ...] = (),

@@ -16,6 +16,7 @@ from apconform.ap1.scoring.aggregate import Accumulator, Cell
 from apconform.ap1.scoring.context import ScoringInputs
 from apconform.ap1.scoring.measures.reproducibility import D2_MINIMUM_RUNS, d2_cap, mechanism_class
 from apconform.ap1.scoring.rates import rate
+from apconform.core.spooled import plain_rows
 
 __all__ = [
     "CONDITIONS",
@@ -192,7 +193,7 @@ def transcription_section(acc: Accumulator, inputs: ScoringInputs) -> dict[str, 
             {"itemId": i, **_transcription_numbers(total(acc, "transcription", item=i))}
             for i in item_ids(inputs, acc)
         ],
-        "altered": acc.altered,
+        "altered": plain_rows(acc.altered),
     }
 
 
@@ -212,7 +213,7 @@ def coverage_section(acc: Accumulator, inputs: ScoringInputs) -> dict[str, Any]:
             {"itemId": i, **_coverage_numbers(total(acc, "coverage", item=i))}
             for i in item_ids(inputs, acc)
         ],
-        "ungoverned": acc.ungoverned,
+        "ungoverned": plain_rows(acc.ungoverned),
     }
 
 
@@ -283,7 +284,7 @@ def provenance_section(acc: Accumulator, inputs: ScoringInputs) -> dict[str, Any
             }
             for i in item_ids(inputs, acc)
         ],
-        "audit": acc.audit,
+        "audit": plain_rows(acc.audit),
     }
 
 

@@ -1,0 +1,202 @@
+"""Lists of JSON rows that move to an anonymous temporary file once they grow, and sorting them.
+
+A re-score of a million executions lists hundreds of thousands of rows (the
+operand audit, the rows routed to people); holding them as Python objects
+until the report is written is what made memory grow with the run. A
+:class:`SpooledRows` keeps its first rows in memory and, past a threshold,
+writes every row as one JSON line to a temporary file that is unlinked when
+it is created (nothing is left behind, whatever stops the process), reading
+them back in order when iterated, or by position (each row's offset is kept,
+eight bytes a row) so that a sorted order of small keys can be read back
+without holding the rows. Rows are plain JSON data (dicts, lists, strings,
+integers, booleans, None); they come back equal and with the same key order.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from array import array
+from collections.abc import Callable, Iterable, Iterator
+from typing import IO, Any
+
+__all__ = ["MappedRows", "RowStream", "SpooledRows", "plain_rows"]
+
+MEMORY_ROWS = 5_000
+"""Rows held as objects before a spool moves to its file."""
+_BATCH = 2_000
+_READ = 1 << 20
+_ENCODE = json.JSONEncoder(separators=(",", ":")).encode
+"""ASCII JSON: every string, lone surrogates included, comes back exactly."""
+_DECODE_TEXT = json.JSONDecoder().decode
+
+
+def _decode(line: bytes) -> Any:
+    return _DECODE_TEXT(line.decode("ascii"))
+
+
+class RowStream:
+    """A sized, re-iterable sequence of rows that need not be in memory (a JSON array)."""
+
+    def __len__(self) -> int:
+        raise NotImplementedError
+
+    def __iter__(self) -> Iterator[Any]:
+        raise NotImplementedError
+
+    def at(self, positions: Iterable[int]) -> Iterator[Any]:
+        """The rows at these positions (0 is the first), in the order given."""
+        raise NotImplementedError
+
+    def head(self, count: int) -> list[Any]:
+        """The first ``count`` rows, as a list."""
+        out: list[Any] = []
+        if count <= 0:
+            return out
+        for row in self:
+            out.append(row)
+            if len(out) >= count:
+                break
+        return out
+
+    def map(self, convert: Callable[[Any], Any]) -> MappedRows:
+        """The rows, each passed through ``convert`` when read."""
+        return MappedRows(self, convert)
+
+
+class MappedRows(RowStream):
+    """Another stream's rows, converted one by one as they are read."""
+
+    def __init__(self, source: RowStream, convert: Callable[[Any], Any]) -> None:
+        self._source, self._convert = source, convert
+
+    def __len__(self) -> int:
+        return len(self._source)
+
+    def __iter__(self) -> Iterator[Any]:
+        return map(self._convert, self._source)
+
+    def at(self, positions: Iterable[int]) -> Iterator[Any]:
+        return map(self._convert, self._source.at(positions))
+
+
+def _temporary(directory: str | None) -> IO[bytes]:
+    return tempfile.TemporaryFile(dir=directory, prefix=".apconform-spool-")
+
+
+def _read_lines(handle: IO[bytes], end: int) -> Iterator[bytes]:
+    """The lines of ``handle`` up to byte ``end``, read with their own offset (pread)."""
+    fd, offset, rest = handle.fileno(), 0, b""
+    while offset < end:
+        piece = os.pread(fd, min(_READ, end - offset), offset)
+        if not piece:
+            break
+        offset += len(piece)
+        lines = (rest + piece).split(b"\n")
+        rest = lines.pop()
+        yield from lines
+    if rest:
+        yield rest
+
+
+class SpooledRows(RowStream):
+    """Rows appended in order, held in memory up to ``memory_rows``, then in a temporary file."""
+
+    def __init__(self, directory: str | None = None, memory_rows: int | None = None) -> None:
+        self._directory = directory
+        self._memory_rows = MEMORY_ROWS if memory_rows is None else memory_rows
+        self._rows: list[Any] = []
+        self._pending: list[str] = []
+        self._file: IO[bytes] | None = None
+        self._size = 0
+        self._count = 0
+        self._offsets = array("Q")
+
+    @property
+    def directory(self) -> str | None:
+        """Where the temporary file goes (None: the system's temporary directory)."""
+        return self._directory
+
+    @property
+    def spilled(self) -> bool:
+        """Whether the rows are in the temporary file (else :attr:`rows` holds them)."""
+        return self._file is not None
+
+    @property
+    def rows(self) -> list[Any]:
+        """The rows, while they are in memory."""
+        if self._file is not None:
+            raise ValueError("the rows are in a temporary file; iterate over them")
+        return self._rows
+
+    def append(self, row: Any) -> None:
+        self._count += 1
+        if self._file is None:
+            self._rows.append(row)
+            if len(self._rows) > self._memory_rows:
+                self._spill()
+            return
+        self._pending.append(_ENCODE(row))
+        if len(self._pending) >= _BATCH:
+            self._flush()
+
+    def extend(self, rows: Iterable[Any]) -> None:
+        for row in rows:
+            self.append(row)
+
+    def _spill(self) -> None:
+        self._file = _temporary(self._directory)
+        self._pending = [_ENCODE(row) for row in self._rows]
+        self._rows = []
+        self._flush()
+
+    def _flush(self) -> None:
+        if self._file is not None and self._pending:
+            offsets, at = self._offsets, self._size
+            for line in self._pending:
+                offsets.append(at)
+                at += len(line) + 1
+            data = ("\n".join(self._pending) + "\n").encode("ascii")
+            self._file.write(data)
+            self._size += len(data)
+            self._pending = []
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __iter__(self) -> Iterator[Any]:
+        if self._file is None:
+            return iter(list(self._rows))
+        self._flush()
+        self._file.flush()
+        return map(_decode, _read_lines(self._file, self._size))
+
+    def at(self, positions: Iterable[int]) -> Iterator[Any]:
+        if self._file is None:
+            rows = self._rows
+            for position in positions:
+                yield rows[position]
+            return
+        self._flush()
+        self._file.flush()
+        fd, offsets, size = self._file.fileno(), self._offsets, self._size
+        last = len(offsets) - 1
+        for position in positions:
+            start = offsets[position]
+            end = offsets[position + 1] if position < last else size
+            yield _decode(os.pread(fd, end - start - 1, start))
+
+    def close(self) -> None:
+        """Drop the rows and the temporary file."""
+        if self._file is not None:
+            self._file.close()
+        self._file, self._rows, self._pending, self._count, self._size = None, [], [], 0, 0
+        self._offsets = array("Q")
+
+
+def plain_rows(rows: list[Any] | SpooledRows) -> list[Any] | SpooledRows:
+    """A plain list while the rows are in memory (a small run's document is ordinary data)."""
+    if isinstance(rows, SpooledRows) and not rows.spilled:
+        return rows.rows
+    return rows

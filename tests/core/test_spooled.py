@@ -1,0 +1,56 @@
+"""Spooled rows come back equal, in order and by position, and are written as a list."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from apconform.core.indented import indented_text
+from apconform.core.spooled import SpooledRows, plain_rows
+
+
+def _rows(count: int) -> list[dict[str, object]]:
+    return [
+        {
+            "n": str(n),
+            "text": "caf\u00e9 \u2014 \ud800 lone surrogate" if n % 7 == 0 else f"row {n}",
+            "calls": [{"name": "calc", "arguments": '{"expression": "1+2"}'}] if n % 3 else [],
+            "flag": n % 2 == 0,
+            "none": None,
+            "count": n,
+        }
+        for n in range(count)
+    ]
+
+
+def test_rows_past_the_threshold_move_to_an_unlinked_file_and_come_back_equal(
+    tmp_path: Path,
+) -> None:
+    rows = _rows(50)
+    spool = SpooledRows(str(tmp_path), memory_rows=10)
+    for row in rows[:10]:
+        spool.append(row)
+    assert not spool.spilled and plain_rows(spool) == rows[:10]
+    spool.extend(rows[10:])
+    assert spool.spilled and len(spool) == 50
+    assert os.listdir(tmp_path) == []  # the file has no name: nothing is left behind
+    assert list(spool) == rows
+    assert [list(r) for r in spool] == [list(r) for r in rows]  # key order kept
+    assert list(spool.at([49, 0, 17, 17, 3])) == [rows[49], rows[0], rows[17], rows[17], rows[3]]
+    assert spool.head(3) == rows[:3]
+    spool.append({"n": "late"})  # appending after reading goes on
+    assert list(spool)[-1] == {"n": "late"} and len(spool) == 51
+    assert plain_rows(spool) is spool
+    spool.close()
+    assert len(spool) == 0
+
+
+def test_a_spooled_listing_is_written_as_the_list_it_stands_for() -> None:
+    rows = _rows(30)
+    spool = SpooledRows(memory_rows=4)
+    spool.extend(rows)
+    document = {"a": "x", "rows": spool, "mapped": spool.map(lambda r: r["n"]), "empty": []}
+    expected = {"a": "x", "rows": rows, "mapped": [r["n"] for r in rows], "empty": []}
+    assert indented_text(document) == json.dumps(expected, indent=2, ensure_ascii=False)
+    assert indented_text(SpooledRows()) == "[]"
