@@ -50,13 +50,10 @@ def _schema_files(root: Path) -> list[Path]:
 
 
 def _schema_ids(root: Path) -> dict[str, str]:
-    import yaml
-
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: same values
+    """Schema id -> file stem, read from the run's views (run inside ``root``)."""
     ids = {}
     for path in _schema_files(root):
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)
-        ids[str(data["id"])] = path.stem
+        ids[str(_view(root, (SCHEMA_DIR / path.name).as_posix()).schema.id)] = path.stem
     return ids
 
 
@@ -75,6 +72,32 @@ def _view(root: Path, rel: str) -> Any:
     if view is None:
         view = _VIEWS[key] = SchemaView(rel)
     return view
+
+
+_DEFINITIONS: dict[tuple[Path, str], dict[str, Any]] = {}
+"""Patched JSON Schema definitions of the run in progress, one per schema file."""
+
+
+def _definitions(root: Path, rel: str) -> dict[str, Any]:
+    """The run's JSON Schema definitions of ``rel`` (run inside ``root``): the document schemas
+    and the operation schemas are cut from the same generator run. A schema whose patterns use
+    shorthand classes is refused here, before anything is cut from it."""
+    from apconform.dev.constraints import nonportable_patterns
+    from apconform.dev.json_schema import document_definitions
+
+    key = (root, rel)
+    defs = _DEFINITIONS.get(key)
+    if defs is None:
+        defs, view = document_definitions(rel)
+        problems = nonportable_patterns(view)
+        if problems:
+            raise SystemExit(
+                f"{rel}: patterns must not use the shorthand classes \\s \\S \\d \\w \\b "
+                "(each regular-expression engine reads them differently); spell the class "
+                "out, e.g. [0-9] or the NonBlankText type:\n  " + "\n  ".join(problems)
+            )
+        _DEFINITIONS[key] = defs
+    return defs
 
 
 def _in_root(root: Path) -> _Chdir:
@@ -134,7 +157,7 @@ def _operation_specs(root: Path) -> dict[str, OperationSpec]:
     from apconform.dev.operation_contracts import operation_specs
 
     with _in_root(root):
-        return operation_specs(_schema_files(root), _schema_ids(root))
+        return operation_specs(_schema_files(root), _schema_ids(root), lambda rel: _view(root, rel))
 
 
 def build_operation_index_module(root: Path) -> dict[str, str]:
@@ -158,27 +181,19 @@ def build_operation_json_schemas(root: Path) -> dict[str, str]:
     files = {path.stem: (SCHEMA_DIR / path.name).as_posix() for path in _schema_files(root)}
     specs = _operation_specs(root)
     with _in_root(root):
-        return build_operation_schemas(specs, files)
+        return build_operation_schemas(specs, files, lambda rel: _definitions(root, rel))
 
 
 def build_json_schemas(root: Path) -> dict[str, str]:
-    from apconform.dev.constraints import nonportable_patterns
-    from apconform.dev.json_schema import document_classes, generate_document_schemas
+    from apconform.dev.json_schema import document_classes, document_schemas
 
     out: dict[str, str] = {}
     with _in_root(root):
         for path in _schema_files(root):
             rel = (SCHEMA_DIR / path.name).as_posix()
-            view = _view(root, rel)
-            problems = nonportable_patterns(view)
-            if problems:
-                raise SystemExit(
-                    f"{rel}: patterns must not use the shorthand classes \\s \\S \\d \\w \\b "
-                    "(each regular-expression engine reads them differently); spell the class "
-                    "out, e.g. [0-9] or the NonBlankText type:\n  " + "\n  ".join(problems)
-                )
-            documents = document_classes(view)
-            for doc, text in generate_document_schemas(rel, documents).items():
+            defs = _definitions(root, rel)
+            documents = document_classes(_view(root, rel))
+            for doc, text in document_schemas(defs, documents).items():
                 out[f"schemas/jsonschema/{doc}.schema.json"] = text
     return out
 
@@ -389,19 +404,23 @@ PRODUCTS: list[Product] = [
 ]
 
 
-_TOGETHER = (("models", "json-schema"),)
-"""Products built in one process because they share the run's SchemaViews."""
+_TOGETHER = (("models", "json-schema", "operation-schemas"),)
+"""Products built in one process because they share the run's SchemaViews and definitions."""
 
 
 def _build_products(root: Path, names: tuple[str, ...]) -> dict[str, dict[str, str]] | str:
     """Build directly built products; a refusal (SystemExit) comes back as its message."""
+    from apconform.dev.schema_loading import loading_once
+
     by_name = {p.name: p for p in PRODUCTS}
     try:
-        return {name: by_name[name].build(root) for name in names}
+        with loading_once():
+            return {name: by_name[name].build(root) for name in names}
     except SystemExit as exc:
         return str(exc.code)
     finally:
         _VIEWS.clear()
+        _DEFINITIONS.clear()
 
 
 def _build_direct(root: Path, names: list[str], jobs: int) -> dict[str, dict[str, str]]:
