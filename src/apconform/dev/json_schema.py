@@ -24,6 +24,7 @@ from linkml.generators.jsonschemagen import JsonSchemaGenerator
 from linkml_runtime.utils.schemaview import SchemaView
 
 from apconform.dev.constraints import SlotConstraints, resolve
+from apconform.dev.schema_loading import on_view
 
 __all__ = [
     "DIALECT",
@@ -126,14 +127,20 @@ def _patch_class(sv: SchemaView, class_name: str, schema: dict[str, Any]) -> Non
             properties[key] = _patch_property(properties[key], resolve(sv, slot))
 
 
-def document_definitions(schema_path: str) -> tuple[dict[str, Any], SchemaView]:
+def document_definitions(
+    schema_path: str, view: SchemaView | None = None
+) -> tuple[dict[str, Any], SchemaView]:
     """The patched ``$defs`` of every class a schema file reaches, and the generator's view.
 
     One generator run serves every document of a schema file (and every operation
     schema cut from it): the definitions do not depend on which classes are roots.
     Callers must not change the returned definitions; :func:`document_schemas` copies.
+    The generator reads ``view`` when given.
     """
-    generator = JsonSchemaGenerator(schema_path, include_null=False)
+    if view is None:
+        generator = JsonSchemaGenerator(schema_path, include_null=False)
+    else:
+        generator = on_view(JsonSchemaGenerator(view.schema, include_null=False), view)
     base: dict[str, Any] = json.loads(generator.serialize())
     sv = generator.schemaview
     defs: dict[str, Any] = base.get("$defs", {})

@@ -22,6 +22,7 @@ from linkml_runtime.linkml_model.meta import ClassDefinition, EnumDefinition
 from linkml_runtime.utils.schemaview import SchemaView
 
 from apconform.dev.constraints import SlotConstraints, resolve
+from apconform.dev.schema_loading import on_view
 
 __all__ = ["generate_module"]
 
@@ -194,7 +195,12 @@ class ProjectPydanticGenerator(PydanticGenerator):  # type: ignore[misc]
         return template
 
 
-def generate_module(schema_path: str, sibling_modules: dict[str, str]) -> str:
-    """Render the models module of one schema file."""
-    generator = ProjectPydanticGenerator(schema_path, sibling_modules)
+def generate_module(
+    schema_path: str, sibling_modules: dict[str, str], view: SchemaView | None = None
+) -> str:
+    """Render the models module of one schema file (read through ``view`` when given)."""
+    if view is None:
+        generator = ProjectPydanticGenerator(schema_path, sibling_modules)
+    else:
+        generator = on_view(ProjectPydanticGenerator(view.schema, sibling_modules), view)
     return str(generator.serialize())
