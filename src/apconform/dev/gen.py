@@ -67,10 +67,12 @@ def _view(root: Path, rel: str) -> Any:
     cache is emptied when the run ends, so an edited schema is always read again."""
     from linkml_runtime.utils.schemaview import SchemaView
 
+    from apconform.dev.schema_sharing import share_induced_slots
+
     key = (root, rel)
     view = _VIEWS.get(key)
     if view is None:
-        view = _VIEWS[key] = SchemaView(rel)
+        view = _VIEWS[key] = share_induced_slots(SchemaView(rel))
     return view
 
 
@@ -202,6 +204,8 @@ def build_json_schemas(root: Path) -> dict[str, str]:
 def build_reference_docs(root: Path) -> dict[str, str]:
     from linkml.generators.docgen import DocGenerator
 
+    from apconform.dev.schema_sharing import share_induced_slots
+
     out: dict[str, str] = {}
     with _in_root(root), tempfile.TemporaryDirectory() as tmp:
         generator = DocGenerator(
@@ -211,6 +215,7 @@ def build_reference_docs(root: Path) -> dict[str, str]:
             truncate_descriptions=False,
             mergeimports=True,
         )
+        share_induced_slots(generator.schemaview)
         generator.serialize(directory=tmp)
         for path in sorted(Path(tmp).rglob("*")):
             if path.is_file():
@@ -418,7 +423,7 @@ take about the same CPU time (docs/performance.md, "The maintainer loop")."""
 
 def _build_products(root: Path, names: tuple[str, ...]) -> dict[str, dict[str, str]] | str:
     """Build directly built products; a refusal (SystemExit) comes back as its message."""
-    from apconform.dev.schema_loading import loading_once
+    from apconform.dev.schema_sharing import loading_once
 
     by_name = {p.name: p for p in PRODUCTS}
     try:

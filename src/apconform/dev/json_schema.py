@@ -24,7 +24,7 @@ from linkml.generators.jsonschemagen import JsonSchemaGenerator
 from linkml_runtime.utils.schemaview import SchemaView
 
 from apconform.dev.constraints import SlotConstraints, resolve
-from apconform.dev.schema_loading import on_view
+from apconform.dev.schema_sharing import on_view
 
 __all__ = [
     "DIALECT",

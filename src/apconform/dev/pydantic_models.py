@@ -22,7 +22,7 @@ from linkml_runtime.linkml_model.meta import ClassDefinition, EnumDefinition
 from linkml_runtime.utils.schemaview import SchemaView
 
 from apconform.dev.constraints import SlotConstraints, resolve
-from apconform.dev.schema_loading import on_view
+from apconform.dev.schema_sharing import on_view
 
 __all__ = ["generate_module"]
 

@@ -1,4 +1,4 @@
-"""Reading each LinkML schema file once per generation run, however many views ask for it.
+"""Sharing LinkML's work within one generation run: each schema file read once, one view per file.
 
 Every LinkML generator builds its own SchemaView, and every SchemaView loads its
 schema and each import again: a full ``gen`` used to load ``ap1.yaml`` about
@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["loading_once", "on_view"]
+__all__ = ["loading_once", "on_view", "share_induced_slots"]
 
 _Loader = Callable[..., Any]
 
@@ -121,3 +121,32 @@ def on_view(generator: Any, view: Any) -> Any:
         raise AssertionError("the generator was not built from this view's schema")
     generator.schemaview = view
     return generator
+
+
+def share_induced_slots(view: Any) -> Any:
+    """Make ``view`` answer ``induced_slot`` once per slot and class, however it is called.
+
+    SchemaView caches ``induced_slot`` by how it was called, so the same slot of the
+    same class asked for positionally (the Pydantic generator), with a keyword (the
+    JSON Schema generator, through ``class_induced_slots``) or with the default
+    ``imports`` spelt out is induced again each time; inducing is most of what the
+    generators cost. The view's schema is not changed during a run, so one answer
+    per (slot, class, imports, mangle_name) is the answer. Returns ``view``.
+    """
+    method = type(view).induced_slot
+    memo: dict[tuple[Any, ...], Any] = {}
+
+    def induced_slot(
+        slot_name: str,
+        class_name: str | None = None,
+        imports: bool = True,
+        mangle_name: bool = False,
+    ) -> Any:
+        key = (slot_name, class_name, imports, mangle_name)
+        slot = memo.get(key)
+        if slot is None:
+            slot = memo[key] = method(view, slot_name, class_name, imports, mangle_name)
+        return slot
+
+    view.induced_slot = induced_slot
+    return view
