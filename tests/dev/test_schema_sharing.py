@@ -57,7 +57,9 @@ def test_an_edited_file_is_read_again(schemas: Path) -> None:
     with loading_once():
         first = schemaview.load_schema_wrap("schemas/common.yaml")
         text = path.read_text(encoding="utf-8")
-        path.write_text(text.replace("name: apconform_common", "name: apconform_edited", 1), encoding="utf-8")
+        path.write_text(
+            text.replace("name: apconform_common", "name: apconform_edited", 1), encoding="utf-8"
+        )
         second = schemaview.load_schema_wrap("schemas/common.yaml")
     assert first.name == "apconform_common"
     assert second.name == "apconform_edited"
