@@ -24,8 +24,18 @@ from linkml.generators.jsonschemagen import JsonSchemaGenerator
 from linkml_runtime.utils.schemaview import SchemaView
 
 from apconform.dev.constraints import SlotConstraints, resolve
+from apconform.dev.schema_sharing import on_view
 
-__all__ = ["DIALECT", "document_classes", "generate_document_schemas", "schema_id"]
+__all__ = [
+    "DIALECT",
+    "document_classes",
+    "document_definitions",
+    "document_schema",
+    "document_schemas",
+    "generate_document_schemas",
+    "schema_id",
+    "schema_text",
+]
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 """The JSON Schema dialect of every generated file."""
@@ -117,13 +127,20 @@ def _patch_class(sv: SchemaView, class_name: str, schema: dict[str, Any]) -> Non
             properties[key] = _patch_property(properties[key], resolve(sv, slot))
 
 
-def generate_document_schemas(schema_path: str, classes: dict[str, str]) -> dict[str, str]:
-    """The normative JSON Schema of each document class (name -> class), as deterministic text.
+def document_definitions(
+    schema_path: str, view: SchemaView | None = None
+) -> tuple[dict[str, Any], SchemaView]:
+    """The patched ``$defs`` of every class a schema file reaches, and the generator's view.
 
-    One generator run serves every document of a schema file: the definitions
-    are shared, and each document's root is its class's definition.
+    One generator run serves every document of a schema file (and every operation
+    schema cut from it): the definitions do not depend on which classes are roots.
+    Callers must not change the returned definitions; :func:`document_schemas` copies.
+    The generator reads ``view`` when given.
     """
-    generator = JsonSchemaGenerator(schema_path, include_null=False)
+    if view is None:
+        generator = JsonSchemaGenerator(schema_path, include_null=False)
+    else:
+        generator = on_view(JsonSchemaGenerator(view.schema, include_null=False), view)
     base: dict[str, Any] = json.loads(generator.serialize())
     sv = generator.schemaview
     defs: dict[str, Any] = base.get("$defs", {})
@@ -134,11 +151,31 @@ def generate_document_schemas(schema_path: str, classes: dict[str, str]) -> dict
                 defs[name] = {"title": name, "description": cls.description}
             else:
                 _patch_class(sv, name, definition)
-    out: dict[str, str] = {}
-    for document, class_name in classes.items():
-        schema = copy.deepcopy(defs[class_name])
-        schema["$defs"] = defs
-        schema["$id"] = schema_id(document)
-        schema["$schema"] = DIALECT
-        out[document] = json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-    return out
+    return defs, sv
+
+
+def document_schema(defs: dict[str, Any], class_name: str, schema_id: str) -> dict[str, Any]:
+    """One document's schema rooted at ``class_name``, sharing (not copying) ``defs``."""
+    schema: dict[str, Any] = copy.deepcopy(defs[class_name])
+    schema["$defs"] = defs
+    schema["$id"] = schema_id
+    schema["$schema"] = DIALECT
+    return schema
+
+
+def schema_text(schema: dict[str, Any]) -> str:
+    """The deterministic text every generated JSON Schema file is written as."""
+    return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def document_schemas(defs: dict[str, Any], classes: dict[str, str]) -> dict[str, str]:
+    """Each document's (name -> class) schema as deterministic text, rooted at its class."""
+    return {
+        document: schema_text(document_schema(defs, class_name, schema_id(document)))
+        for document, class_name in classes.items()
+    }
+
+
+def generate_document_schemas(schema_path: str, classes: dict[str, str]) -> dict[str, str]:
+    """The normative JSON Schema of each document class (name -> class), as deterministic text."""
+    return document_schemas(document_definitions(schema_path)[0], classes)

@@ -11,7 +11,7 @@ definitions the root reaches.
 
 from __future__ import annotations
 
-import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -56,16 +56,21 @@ def _module_of(sv: SchemaView, class_name: str, modules: dict[str, str]) -> str:
     return modules[str(sv.get_class(class_name).from_schema)]
 
 
-def operation_specs(schema_files: list[Path], modules: dict[str, str]) -> dict[str, OperationSpec]:
+def operation_specs(
+    schema_files: list[Path],
+    modules: dict[str, str],
+    view: Callable[[str], SchemaView] = SchemaView,
+) -> dict[str, OperationSpec]:
     """Every operation declared by an input class of these schema files, by name.
 
-    ``modules`` maps schema ids to the generated module names. Run inside the
-    repository root (LinkML resolves imports relative to it).
+    ``modules`` maps schema ids to the generated module names; ``view`` gives the
+    SchemaView of a schema file (a generation run passes the views it shares). Run
+    inside the repository root (LinkML resolves imports relative to it).
     """
     found: dict[str, OperationSpec] = {}
     for path in schema_files:
         rel = f"schemas/{path.name}"
-        sv = SchemaView(rel)
+        sv = view(rel)
         for name, cls in sv.all_classes(imports=False).items():
             operation = _annotation(cls, "operation")
             if operation is None:
@@ -161,15 +166,22 @@ def _pruned(schema: dict[str, Any], schema_id: str) -> dict[str, Any]:
 
 
 def build_operation_schemas(
-    specs: dict[str, OperationSpec], files: dict[str, str]
+    specs: dict[str, OperationSpec],
+    files: dict[str, str],
+    definitions: Callable[[str], dict[str, Any]] | None = None,
 ) -> dict[str, str]:
     """One JSON Schema per operation input and answer, generated like the document schemas.
 
     ``files`` maps a generated module name to its schema file (relative to the
     root); both sides of an operation are generated from the file declaring
-    its input, which imports the answer's. Run inside the repository root.
+    its input, which imports the answer's. ``definitions`` gives a schema file's
+    patched definitions (a generation run passes the ones the document schemas
+    were cut from). Run inside the repository root.
     """
-    from apconform.dev.json_schema import generate_document_schemas
+    from apconform.dev.json_schema import document_definitions, document_schema, schema_text
+
+    if definitions is None:
+        definitions = lambda rel: document_definitions(rel)[0]  # noqa: E731
 
     wanted: dict[str, dict[str, str]] = {}
     for spec in specs.values():
@@ -177,8 +189,9 @@ def build_operation_schemas(
             wanted.setdefault(files[spec.input_module], {})[schema_file(spec.name, side)] = cls
     out: dict[str, str] = {}
     for rel, classes in sorted(wanted.items()):
-        for path, text in generate_document_schemas(rel, classes).items():
+        defs = definitions(rel)
+        for path, class_name in classes.items():
             schema_id = _ID_BASE + path.removeprefix(SCHEMA_FOLDER + "/")
-            schema = _pruned(json.loads(text), schema_id)
-            out[path] = json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+            # Pruned before it is written: the definitions are shared, never changed here.
+            out[path] = schema_text(_pruned(document_schema(defs, class_name, ""), schema_id))
     return out

@@ -23,6 +23,7 @@ from linkml_runtime.utils.schemaview import SchemaView
 
 from apconform.dev.class_rules import class_rule_keywords
 from apconform.dev.constraints import SlotConstraints, resolve
+from apconform.dev.schema_sharing import on_view
 
 __all__ = ["generate_module"]
 
@@ -199,7 +200,12 @@ class ProjectPydanticGenerator(PydanticGenerator):  # type: ignore[misc]
         return template
 
 
-def generate_module(schema_path: str, sibling_modules: dict[str, str]) -> str:
-    """Render the models module of one schema file."""
-    generator = ProjectPydanticGenerator(schema_path, sibling_modules)
+def generate_module(
+    schema_path: str, sibling_modules: dict[str, str], view: SchemaView | None = None
+) -> str:
+    """Render the models module of one schema file (read through ``view`` when given)."""
+    if view is None:
+        generator = ProjectPydanticGenerator(schema_path, sibling_modules)
+    else:
+        generator = on_view(ProjectPydanticGenerator(view.schema, sibling_modules), view)
     return str(generator.serialize())
