@@ -31,23 +31,6 @@ OPERATIONS = [
     for method, operation in item.items()
 ]
 
-NO_REAL_INSTANCE = {
-    "/v1/documents/ap1-import-record/validate",
-    "/v1/documents/ap1-score-report/validate",
-    "/v1/documents/ap1-reference-comparison/validate",
-    "/v1/documents/ap1-score-anchor/validate",
-    "/v1/documents/ledger-entry/validate",
-    "/v1/documents/ledger-record/validate",
-    "/v1/documents/report-case/validate",
-    "/v1/documents/report-footer/validate",
-    "/v1/documents/report-header/validate",
-    "/v1/documents/report-signature/validate",
-    "/v1/documents/result-diff/validate",
-}
-"""Document types with no instance that is the same on every build: no vector holds one, and the
-kit's code makes them with the time of a run or the digest of its own source code (report records,
-ledger entries, diffs of reports, AP-1 score reports and anchors), or from files the kit does not
-ship (the import record and comparison of a reference run)."""
 DATA_DEPENDENT = {"/v1/version", "/v1/conformance/clauses", "/v1/conformance/vectors"}
 """GET routes whose answer is the served data itself (digests, the registry, the whole list)."""
 VOLATILE = {
@@ -87,12 +70,12 @@ def test_every_operation_has_a_description_and_examples() -> None:
     assert undescribed == []
     with_body = {path for path, _, op in OPERATIONS if "requestBody" in op}
     with_example = {path for path, _, _ in _request_examples()}
-    assert with_body - with_example == NO_REAL_INSTANCE
+    assert with_body - with_example == set()
     answered = {path for path, _, op in OPERATIONS if _response_examples(op)}
-    unanswered = NO_REAL_INSTANCE | DATA_DEPENDENT | VOLATILE
+    unanswered = DATA_DEPENDENT | VOLATILE
     assert {path for path, _, _ in OPERATIONS} - answered == unanswered
     assert len(OPERATIONS) == 110
-    assert len(with_example) == 94
+    assert len(with_example) == 105
 
 
 def test_the_document_names_its_server() -> None:
@@ -162,6 +145,95 @@ def test_the_produced_examples_are_the_kits_own() -> None:
     assert submission["claim"]["documentSha256"] == sha256_hex(submission["document"])
     assert submission["claim"]["kind"] == "apx-result"
     assert example("xfail-list")[1]["entries"][0]["id"] == "kit-jcs-negative-zero"
+
+
+def _document_example(document: str) -> tuple[str, Any]:
+    body = DOCUMENT["paths"][f"/v1/documents/{document}/validate"]["post"]["requestBody"]
+    ((name, value),) = body["content"]["application/json"]["examples"].items()
+    return name, value["value"]
+
+
+def test_the_run_examples_are_what_the_kits_runs_make() -> None:
+    """Reports, ledger entries, imports and score reports: made by the kit's code on a fixed
+    clock, signed with the example key, and the same on every build."""
+    from apconform.api.example_runs import EXAMPLE_TIME, example_key
+    from apconform.api.examples import vector_input
+    from apconform.core.canonical import sha256_hex
+
+    name, header = _document_example("report-header")
+    assert name == "check-of-2-vectors-fixed-clock"
+    assert header["startedAt"] == EXAMPLE_TIME
+    assert header["target"] == "direct:apconform.conformance.reference:adapter"
+    assert header["selection"] == {
+        "protocols": ["kit"],
+        "complete": False,
+        "only": ["kit-jcs-negative-zero", "kit-vec-id-differs"],
+    }
+    name, case = _document_example("report-case")
+    assert (case["vector"], case["outcome"], case["durationMs"]) == (
+        "kit-jcs-negative-zero",
+        "pass",
+        0.0,
+    )
+    # the reproduce command names the shipped suite, not the temporary copy the run read
+    assert case["reproduce"] == (
+        "apconform check --impl direct:apconform.conformance.reference:adapter "
+        "--only kit-jcs-negative-zero"
+    )
+    footer = _document_example("report-footer")[1]
+    assert (footer["finishedAt"], footer["counts"]["pass"], footer["verdict"]) == (
+        EXAMPLE_TIME,
+        2,
+        "pass",
+    )
+    diff = _document_example("result-diff")[1]
+    assert diff["vectors"] == [{"change": "added", "item": "kit-vec-id-differs", "after": "pass"}]
+    assert diff["regression"] is False
+
+    key = example_key()
+    name, signature = _document_example("report-signature")
+    assert name == "check-of-2-vectors-example-key"
+    assert signature["signature"]["keyId"] == key.key_id
+
+    name, entry = _document_example("ledger-entry")
+    assert name == "ledger-of-apx-claim-result-valid-fixed-clock"
+    assert (entry["seq"], entry["previous"], entry["recordedAt"]) == (1, None, EXAMPLE_TIME)
+    assert entry["claim"] == _document_example("ledger-claim")[1]
+    record = _document_example("ledger-record")[1]
+    assert record["entry"] == entry
+    assert record["entrySha256"] == sha256_hex(entry)
+    assert record["document"] == vector_input("apx-claim-result-valid")["document"]
+
+    name, imported = _document_example("ap1-import-record")
+    assert name == "import-of-ap1-imp-august-record"
+    august = vector_input("ap1-imp-august-record")
+    assert imported["publishedHashes"]["sealHash"] == august["sealRecord"]["seal_hash"]
+    comparison = _document_example("ap1-reference-comparison")[1]
+    assert comparison["referenceSealHash"] == imported["publishedHashes"]["sealHash"]
+    assert comparison["executions"] == "1"
+
+    name, report = _document_example("ap1-score-report")
+    assert name == "score-of-ap1-rpt-transcript-anchor"
+    name, anchor = _document_example("ap1-score-anchor")
+    assert name == "score-of-ap1-rpt-transcript-anchor-example-key"
+    assert anchor["sealHash"] == report["run"]["sealHash"]
+    assert anchor["signature"]["keyId"] == key.key_id
+
+
+def test_the_example_key_signs_and_is_trusted_by_nobody() -> None:
+    """The example signatures verify against the example key and against no default anchor."""
+    from apconform.api.example_runs import EXAMPLE_KEY_LABEL, example_key
+    from apconform.core.errors import ApconformError
+    from apconform.core.signing import verify_document
+    from apconform.core.trust import trust_anchors, verify_trusted
+
+    assert "never trust it" in EXAMPLE_KEY_LABEL
+    for document in ("report-signature", "ap1-score-anchor"):
+        signed = _document_example(document)[1]
+        verify_document(signed, trusted_public_keys=[example_key().public_key_hex])
+        with pytest.raises(ApconformError) as refused:
+            verify_trusted(signed, trust_anchors())
+        assert refused.value.error_code.code == "APC-SIG-UNTRUSTED"
 
 
 def test_the_xfail_example_names_a_vector_of_the_suite(tmp_path: Path) -> None:

@@ -30,6 +30,7 @@ __all__ = [
     "answer_examples",
     "document_example",
     "operation_examples",
+    "shipped_vectors",
     "vector_document",
     "vector_input",
 ]
@@ -64,6 +65,11 @@ def _loaded() -> tuple[LoadedVector, ...]:
     from apconform.conformance.vectors import load_vectors
 
     return tuple(load_vectors())
+
+
+def shipped_vectors() -> tuple[LoadedVector, ...]:
+    """Every vector the kit ships, loaded once (not verified: the data may be mid-edit)."""
+    return _loaded()
 
 
 @cache
@@ -291,7 +297,8 @@ def document_example(document: str) -> tuple[str, Any] | None:
     operation's example, from the adapter messages of a vector's case, from the kit's own
     clause registry and vector manifest (cut to their first entries), or produced by the kit's
     code from its data (a badge of the reference implementation, a ledger submission of a
-    vector's APx result, a one-entry expected-failures list).
+    vector's APx result, a one-entry expected-failures list). Documents that carry a time or a
+    signature come from :func:`apconform.api.example_runs.run_example` instead.
     """
     if document in _FROM_VECTOR:
         vid, pointer = _FROM_VECTOR[document]
