@@ -31,8 +31,6 @@ OPERATIONS = [
     for method, operation in item.items()
 ]
 
-DATA_DEPENDENT = {"/v1/version", "/v1/conformance/clauses", "/v1/conformance/vectors"}
-"""GET routes whose answer is the served data itself (digests, the registry, the whole list)."""
 VOLATILE = {
     "/v1/ap1/rescore",
     "/v1/ap1/seal-record",
@@ -72,7 +70,7 @@ def test_every_operation_has_a_description_and_examples() -> None:
     with_example = {path for path, _, _ in _request_examples()}
     assert with_body - with_example == set()
     answered = {path for path, _, op in OPERATIONS if _response_examples(op)}
-    unanswered = DATA_DEPENDENT | VOLATILE
+    unanswered = VOLATILE
     assert {path for path, _, _ in OPERATIONS} - answered == unanswered
     assert len(OPERATIONS) == 110
     assert len(with_example) == 105
@@ -316,11 +314,25 @@ def test_the_live_server_answers_every_example_as_documented(server: str) -> Non
 
 
 def test_the_get_examples_are_answered_as_documented(server: str) -> None:
-    for path in ("/v1/health", "/v1/conformance/vectors/{vector_id}"):
+    """Every GET route's example is the live answer: a vector's id names the vector asked for,
+    and the vector list's example names its query."""
+    gets = [path for path, method, _ in OPERATIONS if method == "get"]
+    assert len(gets) == 5
+    for path in gets:
         operation = DOCUMENT["paths"][path]["get"]
-        for name, (status, value) in _response_examples(operation).items():
-            answered, _, body = _send(server, "GET", path.replace("{vector_id}", name))
-            assert (answered, json.loads(body)) == (status, value)
+        examples = _response_examples(operation)
+        assert len(examples) == 1, path
+        for name, (status, value) in examples.items():
+            target = path.replace("{vector_id}", name)
+            if path == "/v1/conformance/vectors":
+                assert name == "operation=kit.canonicalize"
+                target += "?" + name
+            answered, _, body = _send(server, "GET", target)
+            assert (answered, json.loads(body)) == (status, value), path
+    listed = _response_examples(DOCUMENT["paths"]["/v1/conformance/vectors"]["get"])
+    (_, (_, vectors)), *_ = listed.items()
+    assert vectors["count"] == len(vectors["vectors"]) > 1
+    assert "kit-jcs-negative-zero" in {entry["id"] for entry in vectors["vectors"]}
 
 
 def test_the_served_document_is_the_committed_one(server: str) -> None:
