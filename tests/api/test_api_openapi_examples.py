@@ -31,13 +31,11 @@ OPERATIONS = [
     for method, operation in item.items()
 ]
 
-VOLATILE = {
-    "/v1/ap1/rescore",
-    "/v1/ap1/seal-record",
-    "/v1/ap1/score-transcript",
-    "/v1/ap1/verify-seal",
-}
-"""Routes whose answer names the digest of the instrument's source code: no answer example."""
+VOLATILE = {"/v1/ap1/verify-seal"}
+"""The one route documented without an answer example: its answer names (the first digits of)
+the digest of the instrument's own source code, every file of ``ap1/`` and ``core/``, so an
+answer example would change the committed document with every edit of that code. The score
+reports' examples name the scorer's digest, over the scoring code alone; those are kept."""
 
 
 def _request_examples() -> list[tuple[str, str, Any]]:
@@ -216,6 +214,26 @@ def test_the_run_examples_are_what_the_kits_runs_make() -> None:
     assert name == "score-of-ap1-rpt-transcript-anchor-example-key"
     assert anchor["sealHash"] == report["run"]["sealHash"]
     assert anchor["signature"]["keyId"] == key.key_id
+
+
+def test_no_example_names_the_instruments_source_digest() -> None:
+    """Why VOLATILE holds only verify-seal: no committed example names the digest of ``ap1/`` and
+    ``core/``; the scorer's digest (scoring code only) is named by the score reports alone."""
+    from apconform.ap1.scoring.report.document import scorer_identity
+    from apconform.ap1.seal.source import instrument_source_hash
+
+    text = json.dumps(DOCUMENT)
+    assert instrument_source_hash()[:16] not in text
+    naming = {
+        path
+        for path, _, operation in OPERATIONS
+        if scorer_identity()["sourceSha256"] in json.dumps(operation)
+    }
+    assert naming == {
+        "/v1/ap1/rescore",
+        "/v1/ap1/score-transcript",
+        "/v1/documents/ap1-score-report/validate",
+    }
 
 
 def test_the_example_key_signs_and_is_trusted_by_nobody() -> None:

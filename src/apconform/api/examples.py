@@ -105,10 +105,13 @@ def _chosen_vectors() -> dict[str, str]:
     return {name: key[2] for name, key in found.items()}
 
 
-VOLATILE_OPERATIONS = frozenset({"ap1.rescore", "ap1.seal_record"})
-"""Operations whose answer names the digest of the instrument's own source code, which changes
-with every change to it: their request examples are documented, not the answers to them (the
-committed document would otherwise change with every edit of the AP-1 code)."""
+VOLATILE_OPERATIONS: frozenset[str] = frozenset()
+"""Operations whose answer names the digest of the instrument's own source code (``ap1/**`` and
+``core/**``), which changes with every change to it: their request examples are documented, not
+the answers to them (the committed document would otherwise change with every edit of the AP-1
+or core code). None today: ``ap1.seal_record`` records the instrument its input names, and
+``ap1.rescore`` names only the scorer's digest, over the scoring code alone, as the score report
+examples do."""
 
 _BORROWED = {"ap1.classify_operation": "ap1.score_calls"}
 """Operations without vectors of their own, and the operation whose vector input they take
