@@ -29,8 +29,12 @@ from apconform.core.signing import Ed25519Key
 __all__ = [
     "EXAMPLE_KEY_LABEL",
     "EXAMPLE_TIME",
+    "REPORT_VECTORS",
     "example_key",
+    "example_moment",
+    "example_report",
     "run_example",
+    "scratch",
 ]
 
 EXAMPLE_TIME = "2026-01-01T00:00:00.000Z"
@@ -63,12 +67,18 @@ def _fixed_clock() -> str:
     return EXAMPLE_TIME
 
 
+def example_moment() -> datetime:
+    """:data:`EXAMPLE_TIME` as a moment, for clocks that read one (the ledger's)."""
+    return datetime.fromisoformat(EXAMPLE_TIME.replace("Z", "+00:00")).astimezone(UTC)
+
+
 def _no_time() -> float:
     return 0.0
 
 
 @contextmanager
-def _scratch() -> Iterator[Path]:
+def scratch() -> Iterator[Path]:
+    """A temporary folder for one example run, removed afterwards."""
     with tempfile.TemporaryDirectory(prefix="apconform-example-") as folder:
         yield Path(folder)
 
@@ -119,7 +129,7 @@ def _conformance() -> dict[str, Any]:
     from apconform.core.files import load_path
     from apconform.results.diff import diff_files
 
-    with _scratch() as folder:
+    with scratch() as folder:
         copy = _suite_copy(folder)
         records = _check(copy, list(REPORT_VECTORS))
         report = folder / "report.jsonl"
@@ -129,6 +139,7 @@ def _conformance() -> dict[str, Any]:
         earlier.write_text(render(_check(copy, list(REPORT_VECTORS[:1])), "json"), "utf-8")
         diff = diff_files(earlier, report)
     return {
+        "report": records,
         "report-header": records[0],
         "report-case": records[1],
         "report-footer": records[-1],
@@ -148,11 +159,11 @@ def _ledger() -> dict[str, Any]:
     from apconform.ledger.store import Ledger
     from apconform.results import ResultKind
 
-    moment = datetime.fromisoformat(EXAMPLE_TIME.replace("Z", "+00:00")).astimezone(UTC)
+    moment = example_moment()
     document = vector_input(LEDGER_VECTOR)["document"]
     out = io.StringIO()
     with (
-        _scratch() as folder,
+        scratch() as folder,
         Ledger.open(folder / "ledger.db", create=True, clock=lambda: moment) as ledger,
     ):
         stored = ledger.append(prepare(ResultKind.APX_RESULT, document))
@@ -174,7 +185,7 @@ def _imported() -> dict[str, Any]:
     from apconform.core.files import load_path
 
     value = vector_input(IMPORT_VECTOR)
-    with _scratch() as folder:
+    with scratch() as folder:
         published = folder / "reference"
         (published / "output").mkdir(parents=True)
 
@@ -210,10 +221,16 @@ def _scored() -> dict[str, Any]:
 
     value = vector_input(SCORE_VECTOR)
     report = rescore(value["records"], value, seal=value.get("seal"))
-    with _scratch() as folder:
+    with scratch() as folder:
         (folder / "score-report.json").write_text(report.json_text(), encoding="utf-8")
         anchor = load_path(write_score_anchor(folder, report.document, example_key()))
     return {"ap1-score-report": report.document, "ap1-score-anchor": anchor}
+
+
+def example_report() -> list[dict[str, Any]]:
+    """The records of the example check (header, a case per vector, footer), on the fixed clock."""
+    records: list[dict[str, Any]] = _conformance()["report"]
+    return records
 
 
 _SOURCES: dict[str, tuple[str, Any]] = {
