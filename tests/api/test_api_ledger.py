@@ -122,3 +122,42 @@ def test_the_served_document_is_the_stateless_one_plus_the_ledger_routes(
         assert served["paths"][path] == item, path
     for name, schema in ledger["components"]["schemas"].items():
         assert served["components"]["schemas"][name] == schema, name
+
+
+def test_the_ledger_documents_examples_are_what_a_ledger_answers(tmp_path: Path) -> None:
+    """Posted in order to a new ledger whose clock reads the example time, each request example
+    is answered with its documented answer, and so are the list, the first entry and the matrix."""
+    from apconform.api.example_runs import EXAMPLE_TIME, example_moment
+
+    document = json.loads(ledger_openapi_text())
+    paths = document["paths"]
+
+    def answers(path: str, method: str) -> dict[str, object]:
+        media = paths[path][method]["responses"]["200"]["content"]["application/json"]
+        return {name: example["value"] for name, example in media["examples"].items()}
+
+    moment = example_moment()
+    service = LedgerService(str(tmp_path / "ex.db"), allow_unsigned=True, clock=lambda: moment)
+    app = create_app(ApiSettings(), ledger=service, load_catalog=False)
+    body = paths["/v1/ledger/entries"]["post"]["requestBody"]["content"]["application/json"]
+    requests = body["examples"]
+    assert list(requests) == [
+        "submission-of-apx-claim-result-valid.document",
+        "check-of-2-vectors",
+    ]
+    submitted = answers("/v1/ledger/entries", "post")
+    for name, example in requests.items():
+        reply = call(app, "POST", "/v1/ledger/entries", json_body=example["value"])
+        assert (reply.status, reply.json) == (200, submitted[name]), name
+    assert [entry["recordedAt"] for entry in submitted.values()] == [EXAMPLE_TIME] * 2  # type: ignore[index]
+    for path, target in (
+        ("/v1/ledger/entries", "/v1/ledger/entries"),
+        ("/v1/ledger/entries/{ref}", "/v1/ledger/entries/1"),
+        ("/v1/ledger/matrix/{protocol}", "/v1/ledger/matrix/kit"),
+    ):
+        ((name, value),) = answers(path, "get").items()
+        assert target.endswith(name) or name == "everything"
+        reply = call(app, "GET", target)
+        assert (reply.status, reply.json) == (200, value), path
+    matrix = answers("/v1/ledger/matrix/{protocol}", "get")["kit"]
+    assert [c["implementation"]["name"] for c in matrix["columns"]] == ["apconform-reference"]  # type: ignore[index]

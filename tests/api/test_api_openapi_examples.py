@@ -31,32 +31,11 @@ OPERATIONS = [
     for method, operation in item.items()
 ]
 
-NO_REAL_INSTANCE = {
-    "/v1/documents/ap1-import-record/validate",
-    "/v1/documents/ap1-score-report/validate",
-    "/v1/documents/ap1-reference-comparison/validate",
-    "/v1/documents/ap1-score-anchor/validate",
-    "/v1/documents/ledger-entry/validate",
-    "/v1/documents/ledger-record/validate",
-    "/v1/documents/report-case/validate",
-    "/v1/documents/report-footer/validate",
-    "/v1/documents/report-header/validate",
-    "/v1/documents/report-signature/validate",
-    "/v1/documents/result-diff/validate",
-}
-"""Document types with no instance that is the same on every build: no vector holds one, and the
-kit's code makes them with the time of a run or the digest of its own source code (report records,
-ledger entries, diffs of reports, AP-1 score reports and anchors), or from files the kit does not
-ship (the import record and comparison of a reference run)."""
-DATA_DEPENDENT = {"/v1/version", "/v1/conformance/clauses", "/v1/conformance/vectors"}
-"""GET routes whose answer is the served data itself (digests, the registry, the whole list)."""
-VOLATILE = {
-    "/v1/ap1/rescore",
-    "/v1/ap1/seal-record",
-    "/v1/ap1/score-transcript",
-    "/v1/ap1/verify-seal",
-}
-"""Routes whose answer names the digest of the instrument's source code: no answer example."""
+VOLATILE = {"/v1/ap1/verify-seal"}
+"""The one route documented without an answer example: its answer names (the first digits of)
+the digest of the instrument's own source code, every file of ``ap1/`` and ``core/``, so an
+answer example would change the committed document with every edit of that code. The score
+reports' examples name the scorer's digest, over the scoring code alone; those are kept."""
 
 
 def _request_examples() -> list[tuple[str, str, Any]]:
@@ -87,12 +66,12 @@ def test_every_operation_has_a_description_and_examples() -> None:
     assert undescribed == []
     with_body = {path for path, _, op in OPERATIONS if "requestBody" in op}
     with_example = {path for path, _, _ in _request_examples()}
-    assert with_body - with_example == NO_REAL_INSTANCE
+    assert with_body - with_example == set()
     answered = {path for path, _, op in OPERATIONS if _response_examples(op)}
-    unanswered = NO_REAL_INSTANCE | DATA_DEPENDENT | VOLATILE
+    unanswered = VOLATILE
     assert {path for path, _, _ in OPERATIONS} - answered == unanswered
     assert len(OPERATIONS) == 110
-    assert len(with_example) == 94
+    assert len(with_example) == 105
 
 
 def test_the_document_names_its_server() -> None:
@@ -118,7 +97,30 @@ def test_every_response_example_meets_its_schema() -> None:
                     ]
                     assert errors == [], f"{path} {status} example {name}"
                     checked += 1
-    assert checked >= 90
+    assert checked >= 110  # at least one per operation (checked above), some have two
+
+
+def test_the_ledger_document_has_every_example_and_each_meets_its_schema() -> None:
+    """schemas/openapi-ledger.json: every route described, a request example for the body and
+    an answer example for every route, each valid against its schema."""
+    ledger = json.loads((REPO / "schemas/openapi-ledger.json").read_text(encoding="utf-8"))
+    checked = []
+    for path, item in ledger["paths"].items():
+        for method, operation in item.items():
+            assert len(operation.get("description", "")) >= 40, path
+            media = [operation["responses"]["200"]["content"]["application/json"]]
+            if "requestBody" in operation:
+                media.append(operation["requestBody"]["content"]["application/json"])
+            for content in media:
+                assert content.get("examples"), f"{method} {path}"
+                validator = Draft202012Validator(
+                    {**content["schema"], "components": ledger["components"]}
+                )
+                for name, example in content["examples"].items():
+                    errors = [e.message for e in validator.iter_errors(example["value"])]
+                    assert errors == [], f"{method} {path} example {name}"
+                    checked.append(name)
+    assert len(checked) == 7
 
 
 def test_examples_come_from_vectors() -> None:
@@ -162,6 +164,115 @@ def test_the_produced_examples_are_the_kits_own() -> None:
     assert submission["claim"]["documentSha256"] == sha256_hex(submission["document"])
     assert submission["claim"]["kind"] == "apx-result"
     assert example("xfail-list")[1]["entries"][0]["id"] == "kit-jcs-negative-zero"
+
+
+def _document_example(document: str) -> tuple[str, Any]:
+    body = DOCUMENT["paths"][f"/v1/documents/{document}/validate"]["post"]["requestBody"]
+    ((name, value),) = body["content"]["application/json"]["examples"].items()
+    return name, value["value"]
+
+
+def test_the_run_examples_are_what_the_kits_runs_make() -> None:
+    """Reports, ledger entries, imports and score reports: made by the kit's code on a fixed
+    clock, signed with the example key, and the same on every build."""
+    from apconform.api.example_runs import EXAMPLE_TIME, example_key
+    from apconform.api.examples import vector_input
+    from apconform.core.canonical import sha256_hex
+
+    name, header = _document_example("report-header")
+    assert name == "check-of-2-vectors-fixed-clock"
+    assert header["startedAt"] == EXAMPLE_TIME
+    assert header["target"] == "direct:apconform.conformance.reference:adapter"
+    assert header["selection"] == {
+        "protocols": ["kit"],
+        "complete": False,
+        "only": ["kit-jcs-negative-zero", "kit-vec-id-differs"],
+    }
+    name, case = _document_example("report-case")
+    assert (case["vector"], case["outcome"], case["durationMs"]) == (
+        "kit-jcs-negative-zero",
+        "pass",
+        0.0,
+    )
+    # the reproduce command names the shipped suite, not the temporary copy the run read
+    assert case["reproduce"] == (
+        "apconform check --impl direct:apconform.conformance.reference:adapter "
+        "--only kit-jcs-negative-zero"
+    )
+    footer = _document_example("report-footer")[1]
+    assert (footer["finishedAt"], footer["counts"]["pass"], footer["verdict"]) == (
+        EXAMPLE_TIME,
+        2,
+        "pass",
+    )
+    diff = _document_example("result-diff")[1]
+    assert diff["vectors"] == [{"change": "added", "item": "kit-vec-id-differs", "after": "pass"}]
+    assert diff["regression"] is False
+
+    key = example_key()
+    name, signature = _document_example("report-signature")
+    assert name == "check-of-2-vectors-example-key"
+    assert signature["signature"]["keyId"] == key.key_id
+
+    name, entry = _document_example("ledger-entry")
+    assert name == "ledger-of-apx-claim-result-valid-fixed-clock"
+    assert (entry["seq"], entry["previous"], entry["recordedAt"]) == (1, None, EXAMPLE_TIME)
+    assert entry["claim"] == _document_example("ledger-claim")[1]
+    record = _document_example("ledger-record")[1]
+    assert record["entry"] == entry
+    assert record["entrySha256"] == sha256_hex(entry)
+    assert record["document"] == vector_input("apx-claim-result-valid")["document"]
+
+    name, imported = _document_example("ap1-import-record")
+    assert name == "import-of-ap1-imp-august-record"
+    august = vector_input("ap1-imp-august-record")
+    assert imported["publishedHashes"]["sealHash"] == august["sealRecord"]["seal_hash"]
+    comparison = _document_example("ap1-reference-comparison")[1]
+    assert comparison["referenceSealHash"] == imported["publishedHashes"]["sealHash"]
+    assert comparison["executions"] == "1"
+
+    name, report = _document_example("ap1-score-report")
+    assert name == "score-of-ap1-rpt-transcript-anchor"
+    name, anchor = _document_example("ap1-score-anchor")
+    assert name == "score-of-ap1-rpt-transcript-anchor-example-key"
+    assert anchor["sealHash"] == report["run"]["sealHash"]
+    assert anchor["signature"]["keyId"] == key.key_id
+
+
+def test_no_example_names_the_instruments_source_digest() -> None:
+    """Why VOLATILE holds only verify-seal: no committed example names the digest of ``ap1/`` and
+    ``core/``; the scorer's digest (scoring code only) is named by the score reports alone."""
+    from apconform.ap1.scoring.report.document import scorer_identity
+    from apconform.ap1.seal.source import instrument_source_hash
+
+    text = json.dumps(DOCUMENT)
+    assert instrument_source_hash()[:16] not in text
+    naming = {
+        path
+        for path, _, operation in OPERATIONS
+        if scorer_identity()["sourceSha256"] in json.dumps(operation)
+    }
+    assert naming == {
+        "/v1/ap1/rescore",
+        "/v1/ap1/score-transcript",
+        "/v1/documents/ap1-score-report/validate",
+    }
+
+
+def test_the_example_key_signs_and_is_trusted_by_nobody() -> None:
+    """The example signatures verify against the example key and against no default anchor."""
+    from apconform.api.example_runs import EXAMPLE_KEY_LABEL, example_key
+    from apconform.core.errors import ApconformError
+    from apconform.core.signing import verify_document
+    from apconform.core.trust import trust_anchors, verify_trusted
+
+    assert "never trust it" in EXAMPLE_KEY_LABEL
+    for document in ("report-signature", "ap1-score-anchor"):
+        signed = _document_example(document)[1]
+        verify_document(signed, trusted_public_keys=[example_key().public_key_hex])
+        with pytest.raises(ApconformError) as refused:
+            verify_trusted(signed, trust_anchors())
+        assert refused.value.error_code.code == "APC-SIG-UNTRUSTED"
 
 
 def test_the_xfail_example_names_a_vector_of_the_suite(tmp_path: Path) -> None:
@@ -244,11 +355,25 @@ def test_the_live_server_answers_every_example_as_documented(server: str) -> Non
 
 
 def test_the_get_examples_are_answered_as_documented(server: str) -> None:
-    for path in ("/v1/health", "/v1/conformance/vectors/{vector_id}"):
+    """Every GET route's example is the live answer: a vector's id names the vector asked for,
+    and the vector list's example names its query."""
+    gets = [path for path, method, _ in OPERATIONS if method == "get"]
+    assert len(gets) == 5
+    for path in gets:
         operation = DOCUMENT["paths"][path]["get"]
-        for name, (status, value) in _response_examples(operation).items():
-            answered, _, body = _send(server, "GET", path.replace("{vector_id}", name))
-            assert (answered, json.loads(body)) == (status, value)
+        examples = _response_examples(operation)
+        assert len(examples) == 1, path
+        for name, (status, value) in examples.items():
+            target = path.replace("{vector_id}", name)
+            if path == "/v1/conformance/vectors":
+                assert name == "operation=kit.canonicalize"
+                target += "?" + name
+            answered, _, body = _send(server, "GET", target)
+            assert (answered, json.loads(body)) == (status, value), path
+    listed = _response_examples(DOCUMENT["paths"]["/v1/conformance/vectors"]["get"])
+    (_, (_, vectors)), *_ = listed.items()
+    assert vectors["count"] == len(vectors["vectors"]) > 1
+    assert "kit-jcs-negative-zero" in {entry["id"] for entry in vectors["vectors"]}
 
 
 def test_the_served_document_is_the_committed_one(server: str) -> None:

@@ -44,8 +44,8 @@ def test_version_reports_the_vector_manifest_digest_when_one_exists(
         return tmp_path / "MANIFEST.json" if parts == ("vectors", "MANIFEST.json") else real(*parts)
 
     clauses = load_clause_registry()
-    without = catalog_module._version_report(clauses)
+    without = catalog_module.version_report(clauses)
     monkeypatch.setattr(catalog_module, "data_path", data_path)
-    report = catalog_module._version_report(clauses)
+    report = catalog_module.version_report(clauses)
     assert report["vectorManifestSha256"] == sha256_hex(manifest)
     assert ("vectorManifestSha256" in without) == real("vectors", "MANIFEST.json").is_file()

@@ -22,12 +22,13 @@ from apconform.core.canonical import sha256_hex
 from apconform.core.files import load_path
 from apconform.resources import data_path
 
-__all__ = ["API_VERSION", "Catalog", "vector_summary"]
+__all__ = ["API_VERSION", "Catalog", "vector_summary", "version_report"]
 
 API_VERSION = "v1"
 
 
-def _version_report(clauses: ClauseIndex) -> dict[str, Any]:
+def version_report(clauses: ClauseIndex) -> dict[str, Any]:
+    """What ``GET /v1/version`` answers for this installation's data."""
     report: dict[str, Any] = {
         "kitVersion": __version__,
         "apiVersion": API_VERSION,
@@ -59,7 +60,7 @@ class Catalog:
             clauses=clauses,
             vectors={item.id: item for item in loaded},
             summaries=[vector_summary(item) for item in loaded],
-            version=_version_report(clauses),
+            version=version_report(clauses),
         )
         catalog.serialized = {
             "health": dump_json({"status": "ok"}),

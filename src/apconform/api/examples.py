@@ -30,6 +30,7 @@ __all__ = [
     "answer_examples",
     "document_example",
     "operation_examples",
+    "shipped_vectors",
     "vector_document",
     "vector_input",
 ]
@@ -66,6 +67,11 @@ def _loaded() -> tuple[LoadedVector, ...]:
     return tuple(load_vectors())
 
 
+def shipped_vectors() -> tuple[LoadedVector, ...]:
+    """Every vector the kit ships, loaded once (not verified: the data may be mid-edit)."""
+    return _loaded()
+
+
 @cache
 def _vectors() -> dict[str, Any]:
     return {item.id: item.vector for item in _loaded()}
@@ -99,10 +105,13 @@ def _chosen_vectors() -> dict[str, str]:
     return {name: key[2] for name, key in found.items()}
 
 
-VOLATILE_OPERATIONS = frozenset({"ap1.rescore", "ap1.seal_record"})
-"""Operations whose answer names the digest of the instrument's own source code, which changes
-with every change to it: their request examples are documented, not the answers to them (the
-committed document would otherwise change with every edit of the AP-1 code)."""
+VOLATILE_OPERATIONS: frozenset[str] = frozenset()
+"""Operations whose answer names the digest of the instrument's own source code (``ap1/**`` and
+``core/**``), which changes with every change to it: their request examples are documented, not
+the answers to them (the committed document would otherwise change with every edit of the AP-1
+or core code). None today: ``ap1.seal_record`` records the instrument its input names, and
+``ap1.rescore`` names only the scorer's digest, over the scoring code alone, as the score report
+examples do."""
 
 _BORROWED = {"ap1.classify_operation": "ap1.score_calls"}
 """Operations without vectors of their own, and the operation whose vector input they take
@@ -291,7 +300,8 @@ def document_example(document: str) -> tuple[str, Any] | None:
     operation's example, from the adapter messages of a vector's case, from the kit's own
     clause registry and vector manifest (cut to their first entries), or produced by the kit's
     code from its data (a badge of the reference implementation, a ledger submission of a
-    vector's APx result, a one-entry expected-failures list).
+    vector's APx result, a one-entry expected-failures list). Documents that carry a time or a
+    signature come from :func:`apconform.api.example_runs.run_example` instead.
     """
     if document in _FROM_VECTOR:
         vid, pointer = _FROM_VECTOR[document]

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from apconform.core.errors import UsageError
@@ -29,6 +30,8 @@ class LedgerService:
     location: str
     allow_unsigned: bool = False
     trusted_keys: tuple[str, ...] = ()
+    clock: Callable[[], datetime] | None = field(default=None, repr=False, compare=False)
+    """The ledger's clock (None: the system's); the OpenAPI examples fix it."""
     _opened: Any = field(default=None, repr=False, compare=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
@@ -57,5 +60,5 @@ class LedgerService:
             if self._opened is None:
                 from apconform.ledger import Ledger
 
-                self._opened = Ledger.open(self.location, create=True)
+                self._opened = Ledger.open(self.location, create=True, clock=self.clock)
             return self._opened

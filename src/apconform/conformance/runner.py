@@ -128,8 +128,10 @@ def _reproduce(options: CheckOptions, vector_id: str) -> str:
 
 def _check_environment(names: list[str]) -> None:
     for name in names:
-        if not name or not (name[0].isalpha() or name[0] == "_") or not all(
-            char.isascii() and (char.isalnum() or char == "_") for char in name
+        if (
+            not name
+            or not (name[0].isalpha() or name[0] == "_")
+            or not all(char.isascii() and (char.isalnum() or char == "_") for char in name)
         ):
             raise UsageError(
                 f"--env {name!r} is not an environment variable name",
@@ -259,14 +261,25 @@ def run_check(
     *,
     adapter: Adapter | None = None,
     on_case: Callable[[dict[str, Any]], None] | None = None,
+    clock: Callable[[], str] = _now,
+    timer: Callable[[], float] = time.perf_counter,
+    copy: Path | None = None,
 ) -> CheckRun:
-    """Verify the suite, run every selected case and return the report's records."""
-    started = _now()
+    """Verify the suite, run every selected case and return the report's records.
+
+    ``clock`` gives the header's and footer's times and ``timer`` the cases' durations: a fixed
+    pair makes the records the same on every run. ``copy`` is a folder holding a copy of the
+    suite ``options`` names (or of some of its vectors, with a manifest of its own): the run
+    reads and verifies the copy, while its reproduce commands name the suite. The OpenAPI
+    examples run so, on a copy of two shipped vectors in a temporary folder.
+    """
+    started = clock()
     if options.stop_after_timeouts < 0:
         raise UsageError("--stop-after-timeouts must be 0 (never stop) or a positive count")
     _check_environment(options.environment)
     clauses = load_clause_registry()
     root = options.vectors_dir if options.vectors_dir is not None else data_path("vectors")
+    root = copy if copy is not None else root
     manifest = verify_manifest(
         root, clauses, anchors=trust_anchors(options.trusted_keys, options.trust_file)
     )
@@ -289,7 +302,7 @@ def run_check(
         cases = []
         timeouts_in_a_row = 0
         for seq, vector in enumerate(selected, start=1):
-            began = time.perf_counter()
+            began = timer()
             if vector.vector.operation not in supported:
                 reply = Reply(
                     "skipped",
@@ -304,9 +317,7 @@ def run_check(
                 timeouts_in_a_row = timeouts_in_a_row + 1 if reply.timed_out else 0
                 if 0 < options.stop_after_timeouts <= timeouts_in_a_row:
                     stopped_early = _stop_message(timeouts_in_a_row, options.timeout)
-            record = case_record(
-                seq, vector, root, clauses, options, xfail, reply, time.perf_counter() - began
-            )
+            record = case_record(seq, vector, root, clauses, options, xfail, reply, timer() - began)
             cases.append(record)
             if on_case is not None:
                 on_case(record)
@@ -321,7 +332,7 @@ def run_check(
         selected,
         started,
     )
-    footer: dict[str, Any] = {"record": "footer", "finishedAt": _now()}
+    footer: dict[str, Any] = {"record": "footer", "finishedAt": clock()}
     footer.update(
         summarize(
             cases,

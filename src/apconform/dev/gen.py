@@ -617,6 +617,27 @@ def main_gen(args: list[str]) -> int:
         )
         sys.stdout.write(again.stdout)  # through sys.stdout, so `--format json` captures it
         return again.returncode
-    for line in write(root, only=remaining):
+    changed = write(root, only=remaining)
+    for line in changed:
         print(line)
+    if "openapi" in remaining and any(_read_by_openapi(line) for line in changed):
+        print("data the OpenAPI examples read changed; regenerating them in a fresh process")
+        again = subprocess.run(
+            [sys.executable, "-m", "apconform.dev.cli", "gen", "--root", str(root), "openapi"],
+            check=False,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        sys.stdout.write(again.stdout)
+        return again.returncode
     return 0
+
+
+_OPENAPI_READS = ("spec/clauses.json", "vectors/MANIFEST.json", "schemas/jsonschema/")
+"""Products the OpenAPI document's examples read from disk (the version report's digests, the
+clause registry, the example reports' manifest): when one of them changes, the document built
+beside it in the same run read the old files, so it is built again once they are written."""
+
+
+def _read_by_openapi(line: str) -> bool:
+    return line.partition(": ")[2].startswith(_OPENAPI_READS)

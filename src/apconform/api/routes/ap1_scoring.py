@@ -187,7 +187,6 @@ AP1_SCORING_ROUTES = (
     ),
     TypedRoute(
         path="/v1/ap1/score-transcript",
-        volatile=True,
         operation_id="ap1_score_transcript",
         tag="ap1",
         summary="Re-score an uploaded AP-1 transcript into the score report",

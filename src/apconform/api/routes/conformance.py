@@ -62,6 +62,8 @@ CHECK_EXAMPLES = {
     "refusal": {"vectorId": "kit-load-depth-33", "refusal": {"code": "APC-JSON-DEPTH"}},
 }
 EXAMPLE_VECTOR = "kit-jcs-negative-zero"
+EXAMPLE_OPERATION = "kit.canonicalize"
+"""The operation of the example vector: the filter of the vector list's example."""
 
 
 def _catalog(request: Request) -> Catalog:
@@ -127,7 +129,12 @@ async def list_vectors(
         str | None, Query(pattern=CLAUSE_ID, description="Only vectors citing this clause id.")
     ] = None,
     operation: Annotated[
-        str | None, Query(pattern=OPERATION, description="Only vectors of this operation.")
+        str | None,
+        Query(
+            pattern=OPERATION,
+            description="Only vectors of this operation.",
+            examples=[EXAMPLE_OPERATION],
+        ),
     ] = None,
     tag: Annotated[
         str | None, Query(min_length=1, max_length=128, description="Only vectors with this tag.")
@@ -221,12 +228,31 @@ async def check(request: Request) -> JsonResponse:
 
 
 def _response_examples() -> dict[str, dict[int, dict[str, Any]]]:
-    """Per operation id, the answers to its examples, computed from the vectors."""
-    from apconform.api.examples import answer_examples, vector_document
+    """Per operation id, the answers to its examples, computed from the vectors.
+
+    The version report and the clause registry are this installation's own; the vector list is
+    the answer to ``?operation=`` the example vector's operation (the whole list is long).
+    """
+    from apconform.api.catalog import vector_summary, version_report
+    from apconform.api.examples import answer_examples, shipped_vectors, vector_document
+    from apconform.conformance.clauses import load_clause_registry
 
     checked = answer_examples(CHECK_EXAMPLES, lambda value: _checked(value, vector_document))
+    clauses = load_clause_registry()
+    listed = [
+        vector_summary(item)
+        for item in shipped_vectors()
+        if item.vector.operation == EXAMPLE_OPERATION
+    ]
     return {
         "health": {200: {"ok": {"status": "ok"}}},
+        "version": {200: {"this-release": version_report(clauses)}},
+        "get_clause_registry": {
+            200: {"spec-clauses": clauses.registry.model_dump(mode="json", exclude_unset=True)}
+        },
+        "list_vectors": {
+            200: {f"operation={EXAMPLE_OPERATION}": {"count": len(listed), "vectors": listed}}
+        },
         "get_vector": {
             200: {
                 EXAMPLE_VECTOR: vector_document(EXAMPLE_VECTOR).model_dump(

@@ -6,8 +6,8 @@ and the digest of the document's canonical form, and a document that breaks
 its schema is refused with 422 and every violation. The body schema in the
 OpenAPI document is the generated model itself, so a fuzzer tries every
 pattern, bound and enumeration of every document the kit defines. Its example is a
-real instance (see :mod:`apconform.api.examples`). A new document type gets
-its route without any change here.
+real instance (see :mod:`apconform.api.examples` and :mod:`apconform.api.example_runs`).
+A new document type gets its route without any change here.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel
 from starlette.requests import Request
 
+from apconform.api.example_runs import run_example
 from apconform.api.examples import answer_examples, document_example
 from apconform.api.routing import (
     BODY_STATUSES,
@@ -67,7 +68,7 @@ def add_document_routes(router: APIRouter) -> list[str]:
     names = sorted(DOCUMENTS)
     for document in names:
         model = _model(document)
-        found = document_example(document)
+        found = document_example(document) or run_example(document)
         examples = answer_examples(
             {} if found is None else {found[0]: found[1]}, partial(_validate, document, model)
         )

@@ -10,9 +10,11 @@ at several workers at once still form one linear chain.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query
+from fastapi.routing import APIRoute
 from starlette.requests import Request
 
 from apconform.api.ledger_service import LedgerService
@@ -110,6 +112,12 @@ def _list(service: LedgerService, query: dict[str, Any]) -> dict[str, Any]:
     tags=["ledger"],
     operation_id="ledger_list",
     summary="List entries, oldest first, with the ledger's head",
+    description=(
+        "A summary of each entry (number, digest, previous digest, time, kind, subject, "
+        "implementation, verdict, the document's digest and the entries that supersede it), "
+        "oldest first, narrowed by every filter given, at most `limit` after entry `after`; "
+        "and the ledger's head, so a client can page and later ask only for what is new."
+    ),
     **route_doc(answer=LedgerEntryList, statuses=PARAMETER_STATUSES),
 )
 async def list_entries(
@@ -163,6 +171,12 @@ def _fetch(service: LedgerService, ref: str) -> dict[str, Any]:
     tags=["ledger"],
     operation_id="ledger_fetch",
     summary="One entry with its document (by number or digest prefix)",
+    description=(
+        "The entry as it is chained (its RFC 8785 bytes hash to `entrySha256`) with the "
+        "document it records: the line `apconform ledger export` writes for it. `ref` is the "
+        "entry's number (`7` or `#7`) or at least 8 hex digits of its digest; 404 when no entry "
+        "has it, or when a digest prefix is shared by several entries."
+    ),
     **route_doc(answer=LedgerRecord, statuses=(404, *PARAMETER_STATUSES)),
 )
 async def fetch(
@@ -185,6 +199,11 @@ def _matrix(service: LedgerService, protocol: str) -> dict[str, Any]:
     tags=["ledger"],
     operation_id="ledger_matrix",
     summary="Implementations x clauses of one protocol, from each one's latest current report",
+    description=(
+        "One column per implementation and version, from its latest conformance report that no "
+        "later entry supersedes; one row per clause of the protocol with each column's outcome. "
+        "A protocol no report covers is answered with no columns."
+    ),
     **route_doc(answer=LedgerMatrix, statuses=PARAMETER_STATUSES),
 )
 async def matrix(
@@ -194,6 +213,66 @@ async def matrix(
     return JsonResponse(await offload(request, _matrix, _service(request), value))
 
 
+@cache
+def _examples() -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
+    """Per operation id, its named request examples and the answers to them (200).
+
+    Two results are submitted to a new ledger whose clock reads the example time: the APx result
+    of the ledger-submission example, then the example check of the reference implementation
+    (both unsigned, as a server started with --allow-unsigned takes them). The list, the first
+    entry and the kit matrix are then what that ledger answers.
+    """
+    from apconform.api.example_runs import (
+        REPORT_VECTORS,
+        example_moment,
+        example_report,
+        scratch,
+    )
+    from apconform.api.examples import document_example
+    from apconform.ledger.claim import prepare
+    from apconform.results import ResultKind
+
+    found = document_example("ledger-submission")
+    assert found is not None  # the examples module makes it from a shipped vector
+    records = example_report()
+    report = prepare(ResultKind.CONFORMANCE_REPORT, records)
+    submissions = {
+        found[0]: found[1],
+        f"check-of-{len(REPORT_VECTORS)}-vectors": {"claim": report.claim, "document": records},
+    }
+    moment = example_moment()
+    with scratch() as folder:
+        service = LedgerService(
+            str(folder / "ledger.db"), allow_unsigned=True, clock=lambda: moment
+        )
+        submitted = {name: _submit(service, value) for name, value in submissions.items()}
+        query: dict[str, Any] = dict.fromkeys(
+            ("kind", "implementation", "version", "protocol", "model", "verdict", "clause")
+        )
+        query.update(current=False, after=0, limit=100)
+        examples = {
+            "ledger_submit": (submissions, submitted),
+            "ledger_list": ({}, {"everything": _list(service, query)}),
+            "ledger_fetch": ({}, {"1": _fetch(service, "1")}),
+            "ledger_matrix": ({}, {"kit": _matrix(service, "kit")}),
+        }
+        service.ledger().close()
+    return examples
+
+
 def add_ledger_routes(target: APIRouter) -> None:
-    """Put the ledger routes directly on ``target`` (the application's own router)."""
+    """Put the ledger routes directly on ``target`` (the application's own router).
+
+    The examples are filled in here, not when the module is imported: they are made by running
+    a ledger (see :func:`_examples`).
+    """
+    examples = _examples()
+    for route in router.routes:
+        if isinstance(route, APIRoute) and route.operation_id in examples:
+            requests, answers = examples[route.operation_id]
+            if requests and route.openapi_extra is not None:
+                body = route.openapi_extra["requestBody"]["content"]["application/json"]
+                body["examples"] = {name: {"value": value} for name, value in requests.items()}
+            media = next(iter(route.responses[200]["content"].values()))
+            media["examples"] = {name: {"value": value} for name, value in answers.items()}
     target.routes.extend(router.routes)
