@@ -174,7 +174,7 @@ def test_a_body_is_validated_once_and_answered_alike_every_time(
 
     monkeypatch.setattr(typed, "validate_document", counting)
     monkeypatch.setattr(ScorableExecutionRecord, "model_validate", classmethod(counting_record))
-    monkeypatch.setattr(typed, "_MEMBERS", MemberMemo())  # none seen yet
+    monkeypatch.setattr(typed, "_MEMBERS", MemberMemo(eager=True))  # none seen yet
     body = json.dumps(_computed()).encode("utf-8")
     headers = [("content-type", "application/json")]
     first = call(api, "POST", SCORE, body=body, headers=headers)
@@ -247,7 +247,8 @@ def test_remembered_members_give_the_same_answers_and_refusals_byte_for_byte(
     before = replies(_Forgetful())
     memo = MemberMemo()
     assert replies(memo) == before  # every member new
-    assert replies(memo) == before  # every member remembered
+    assert replies(memo) == before  # seen again: remembered now
+    assert replies(memo) == before  # remembered, and proved to pass the body model
     assert sorted(status for status, _, _ in before[: len(bodies)]).count(200) == 4
     assert {status for status, _, _ in before[len(bodies) :]} == {422, 400}
     assert len(memo) > 8

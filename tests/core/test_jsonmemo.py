@@ -53,24 +53,41 @@ def test_a_body_and_its_repeats_load_as_the_loader_loads_them() -> None:
     assert first.value == loads(data)
     assert json.dumps(first.value) == json.dumps(loads(data))  # same order, same types
     assert first.value["config"]["max"] == 9007199254740992  # the nearest double, as loaded
-    again = memo.loads(data)
-    assert again.value == first.value
-    assert again.value["questions"] is first.value["questions"]  # remembered, not re-read
-    assert sorted(again.remembered) == ["config", "questions", "record", "text"]
+    assert first.remembered == {}  # seen once: not remembered yet
+    second = memo.loads(data)
+    assert second.value == first.value
+    assert sorted(second.remembered) == ["config", "questions", "record", "text"]
+    third = memo.loads(data)
+    assert third.value == first.value
+    assert third.value["questions"] is second.value["questions"]  # remembered, not re-read
+    assert third.remembered == second.remembered
 
 
 def test_a_body_with_another_record_reuses_the_inputs_and_reads_the_record() -> None:
     memo = MemberMemo()
+    memo.loads(body({"id": 0}))
     first = memo.loads(body({"id": 1}))
     second = memo.loads(body({"id": 2}))
     assert second.value == loads(body({"id": 2}))
     assert second.value["questions"] is first.value["questions"]
-    assert second.value["record"] is not first.value["record"]
     assert second.value["record"] == {"id": 2}
+    assert sorted(second.remembered) == ["config", "questions", "text"]  # records never repeat
+    assert len(memo) == 3
+
+
+def test_an_eager_memo_remembers_members_the_first_time() -> None:
+    memo = MemberMemo(eager=True)
+    first = memo.loads(body({"id": 1}))
+    second = memo.loads(body({"id": 2}))
+    assert sorted(first.remembered) == ["config", "questions", "record", "text"]
+    assert second.value["questions"] is first.value["questions"]
+    assert second.value["record"] is not first.value["record"]
+    assert second.value == loads(body({"id": 2}))
+    assert len(memo) == 5
 
 
 def test_whitespace_between_members_and_inside_them_is_read_as_the_loader_reads_it() -> None:
-    memo = MemberMemo()
+    memo = MemberMemo(eager=True)
     memo.loads(body({"id": 1}))
     spaced = b' \r\n{ "text" :\t' + json.dumps(INPUTS["text"]).encode() + b" ,\n"
     spaced += b'"config":' + json.dumps(INPUTS["config"], indent=2).encode() + b"}\n "
@@ -111,7 +128,7 @@ REFUSED = [  # and two documents the memo leaves to the loader, which accepts th
 
 @pytest.mark.parametrize("data", REFUSED)
 def test_every_refusal_is_the_loaders_refusal(data: bytes) -> None:
-    memo = MemberMemo()
+    memo = MemberMemo(eager=True)
     expected = outcome(via_loader, data)
     assert expected[0] == ("value" if data in (b"[1, 2]", b"{}") else "refused")
     assert outcome(via_memo(memo), data) == expected
@@ -132,7 +149,7 @@ def test_the_node_limit_counts_every_member_as_the_loader_does() -> None:
 
 
 def test_a_remembered_member_followed_by_a_fault_is_refused_as_the_loader_refuses() -> None:
-    memo = MemberMemo()
+    memo = MemberMemo(eager=True)
     memo.loads(body({"id": 1}))
     for tail in (b', "record": {"id": 1, "id": 2}}', b', "record": [1e999]}', b"}}", b", }"):
         data = json.dumps(INPUTS).encode()[:-1] + tail
@@ -142,7 +159,7 @@ def test_a_remembered_member_followed_by_a_fault_is_refused_as_the_loader_refuse
 
 def test_a_deep_member_is_remembered_and_passes_again_at_the_same_depth() -> None:
     deep = b'{"a": ' + b"[" * 31 + b"1" + b"]" * 31 + b"}"  # the 1 is at depth 32
-    memo = MemberMemo()
+    memo = MemberMemo(eager=True)
     assert memo.loads(deep).value == loads(deep)
     assert memo.loads(deep).value == loads(deep)
     assert len(memo) == 1
@@ -150,7 +167,7 @@ def test_a_deep_member_is_remembered_and_passes_again_at_the_same_depth() -> Non
 
 def test_a_numbers_text_is_never_remembered() -> None:
     # "12" would be a prefix of "123": numbers, booleans and null are read every time
-    memo = MemberMemo()
+    memo = MemberMemo(eager=True)
     assert memo.loads(b'{"a": 12, "b": true, "c": null}').value == {"a": 12, "b": True, "c": None}
     assert memo.loads(b'{"a": 123, "b": true, "c": null}').value["a"] == 123
     assert len(memo) == 0
@@ -165,7 +182,7 @@ def test_limits_other_than_the_defaults_are_the_loaders_too() -> None:
 
 
 def test_the_memo_is_bounded_by_text_and_by_entries() -> None:
-    memo = MemberMemo(max_chars=100, max_entries=3)
+    memo = MemberMemo(max_chars=100, max_entries=3, eager=True)
     for index in range(5):
         memo.loads(json.dumps({"a": f"{index}" * 30}).encode())
     assert len(memo) == 3  # 3 x 32 characters <= 100

@@ -82,6 +82,12 @@ class MemberMemo:
     are not remembered. Objects, arrays and strings are remembered, never numbers, booleans
     or null (their text does not end where they do). The least recently used members are
     forgotten first.
+
+    A member is remembered the second time its text is seen (``eager``: the first time):
+    members that never repeat, such as the records a client scores one by one, are then
+    parsed, used and freed at once instead of filling the memo and pushing out what does
+    repeat; long-lived garbage would also make the garbage collector's full passes, which
+    stop the worker, more frequent.
     """
 
     def __init__(
@@ -90,11 +96,13 @@ class MemberMemo:
         max_chars: int = 4 * 1024 * 1024,
         max_entries: int = 512,
         min_chars: int = 0,
+        eager: bool = False,
         limits: Limits = DEFAULT_LIMITS,
     ) -> None:
         self.max_chars = max_chars
         self.max_entries = max_entries
         self.min_chars = min_chars
+        self.eager = eager
         self.limits = limits
         hooks = _Hooks(limits)
         decoder = json.JSONDecoder(
@@ -107,6 +115,8 @@ class MemberMemo:
         self._by_name: dict[str, OrderedDict[str, Remembered]] = {}
         self._order: OrderedDict[tuple[str, str], Remembered] = OrderedDict()
         self._chars = 0
+        self._seen: OrderedDict[int, None] = OrderedDict()
+        """Hashes of the texts of members seen once (a collision only remembers one early)."""
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -195,8 +205,21 @@ class MemberMemo:
         if end - at < self.min_chars or kind not in (dict, list, str):
             return member, end, walker.nodes
         entry = Remembered(name, text[at:end], member, walker.nodes)
-        self._keep(entry)
-        return entry, end, entry.nodes
+        if self.eager or self._seen_before(hash((name, entry.text))):
+            self._keep(entry)
+            return entry, end, entry.nodes
+        return member, end, walker.nodes
+
+    def _seen_before(self, key: int) -> bool:
+        """Whether a member with this hash was seen (and not remembered); notes it if not."""
+        with self._lock:
+            if key in self._seen:
+                del self._seen[key]
+                return True
+            self._seen[key] = None
+            while len(self._seen) > 8 * self.max_entries:
+                self._seen.popitem(last=False)
+            return False
 
     def _keep(self, entry: Remembered) -> None:
         if len(entry.text) > self.max_chars:
