@@ -125,8 +125,8 @@ class TypedRoute:
     def _validate_members(self, loaded: LoadedBody) -> None:
         """Validate a body whose remembered members may already be proved to pass.
 
-        The body model is closed and has no validator across members, so a body passes when
-        it has the model's members (every required one, no other) and each passes as its
+        When the body model has no validator across members, a body that has only the
+        model's members, every required one among them, passes when each passes as its
         field: a remembered member proved so before is not checked again, another one whose
         field is a plain model is checked against that model alone. When that does not
         settle it, the whole body is validated as always, which gives the refusal.
@@ -143,6 +143,9 @@ def _members_pass(model: type[BaseModel], loaded: LoadedBody) -> bool:
     fields = model.model_fields
     if type(value) is not dict or not loaded.remembered or any(n not in fields for n in value):
         return False
+    rules = model.__pydantic_decorators__
+    if rules.model_validators or rules.field_validators:
+        return False  # a rule that may look across members: only the whole body can tell
     unproved: list[tuple[type[BaseModel], Any]] = []
     for name, info in fields.items():
         if name not in value:
