@@ -18,10 +18,14 @@ from apconform.ap1.mock import MockEndpoint
 from apconform.ap1.run.engine import RunOptions, run_sealed
 from apconform.ap1.seal.build import write_sealed_run
 from apconform.api import typed
+from apconform.api.guard import REQUEST_ID_HEADER
 from apconform.api.routes.ap1 import small_ap1_inputs
 from apconform.api.routes.ap1_scoring import PreparedInputsCache, transcript_text
 from apconform.cli import main
 from apconform.core.files import load_path
+from apconform.core.jsonload import loads
+from apconform.core.jsonmemo import LoadedBody, MemberMemo
+from apconform.models.ap1 import ScorableExecutionRecord
 from apconform.resources import data_path
 
 SCORE = "/v1/ap1/score-execution"
@@ -153,17 +157,24 @@ def test_a_member_the_scorer_reads_is_refused_with_its_type(api: FastAPI) -> Non
 def test_a_body_is_validated_once_and_answered_alike_every_time(
     api: FastAPI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The second post of the same bytes skips the body model (its digest passed it before):
-    # the answer is the same; a refused body is refused every time, and new bytes are checked.
+    # The second post of the same bytes skips the body model (each member passed it before):
+    # the answer is the same; a refused body is refused every time, and new bytes in a member
+    # are checked against that member's model alone.
     checked: list[str] = []
     real = typed.validate_document
+    real_record = ScorableExecutionRecord.model_validate
 
     def counting(model: Any, value: Any, **kwargs: Any) -> Any:
         checked.append(model.__name__)
         return real(model, value, **kwargs)
 
+    def counting_record(cls: Any, value: Any, **kwargs: Any) -> Any:
+        checked.append(cls.__name__)
+        return real_record(value, **kwargs)
+
     monkeypatch.setattr(typed, "validate_document", counting)
-    monkeypatch.setattr(typed, "_VALIDATED", typed._ValidatedBodies(16))  # none seen yet
+    monkeypatch.setattr(ScorableExecutionRecord, "model_validate", classmethod(counting_record))
+    monkeypatch.setattr(typed, "_MEMBERS", MemberMemo(eager=True))  # none seen yet
     body = json.dumps(_computed()).encode("utf-8")
     headers = [("content-type", "application/json")]
     first = call(api, "POST", SCORE, body=body, headers=headers)
@@ -178,9 +189,71 @@ def test_a_body_is_validated_once_and_answered_alike_every_time(
         assert call(api, "POST", SCORE, body=bad, headers=headers).status == 422
     # the scorer refuses the record before the body model is consulted, every time
     assert checked == ["Ap1ScoreExecutionRequest"]
-    spaced = body.replace(b'": ', b'":  ', 1)  # the same value, other bytes: checked again
+    at = body.rindex(b'"toolCalls": [')  # in the record, the last member
+    spaced = body[:at] + b'"toolCalls":  [' + body[at + 14 :]  # the same value, other bytes
     assert call(api, "POST", SCORE, body=spaced, headers=headers).json == first.json
-    assert len(checked) == 2
+    assert checked == ["Ap1ScoreExecutionRequest", "ScorableExecutionRecord"]
+
+
+class _Forgetful(MemberMemo):
+    """Remembers nothing: every body is parsed by the loader and validated whole, as before
+    members were remembered."""
+
+    def loads(self, data: bytes, *, source: str = "<input>") -> LoadedBody:
+        return LoadedBody(loads(data, source=source))
+
+
+def _bodies_to_compare(run_dir: Path) -> list[bytes]:
+    """Every execution record of a run with its sealed inputs, and bodies each route refuses."""
+    sealed = _sealed(run_dir)
+    records = [json.loads(line) for line in _transcript(run_dir).splitlines()]
+    executions = [r["execution"] for r in records if r["kind"] == "execution"]
+    bodies = [{**sealed, "record": e} for e in executions]
+    refused: list[Any] = [
+        {**bodies[0], "extra": 1},
+        {**bodies[0], "ap1Text": 12},
+        {**bodies[0], "ap1Text": "another text"},
+        {**bodies[0], "record": {"status": "NOPE"}},
+        {**bodies[0], "record": {**executions[0], "toolCalls": 3}},
+        {**bodies[0], "config": {**sealed["config"], "unknown": True}},
+        {**bodies[0], "questions": {**sealed["questions"], "items": "none"}},
+        {name: value for name, value in bodies[0].items() if name != "fixture"},
+        [bodies[0]],
+    ]
+    texts = [json.dumps(body).encode("utf-8") for body in [*bodies, *refused]]
+    texts.append(texts[0][:-1] + b', "config": {}}')  # a repeated member
+    texts.append(texts[0][: len(texts[0]) // 2])  # cut short
+    return texts
+
+
+def test_remembered_members_give_the_same_answers_and_refusals_byte_for_byte(
+    api: FastAPI, small_run: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Answers, refusals and their bytes are the same whether a body is parsed and validated
+    # whole (as before members were remembered), its members are seen for the first time, or
+    # they are remembered; and scoring leaves the remembered values as they were parsed.
+    headers = [("content-type", "application/json"), (REQUEST_ID_HEADER, "compare")]
+    bodies = _bodies_to_compare(small_run)
+
+    def replies(memo: MemberMemo) -> list[tuple[int, str, bytes]]:
+        monkeypatch.setattr(typed, "_MEMBERS", memo)
+        out = []
+        for path in (SCORE, RESCORE):
+            for body in bodies:
+                reply = call(api, "POST", path, body=body, headers=headers)
+                out.append((reply.status, reply.headers["content-type"], reply.body))
+        return out
+
+    before = replies(_Forgetful())
+    memo = MemberMemo()
+    assert replies(memo) == before  # every member new
+    assert replies(memo) == before  # seen again: remembered now
+    assert replies(memo) == before  # remembered, and proved to pass the body model
+    assert sorted(status for status, _, _ in before[: len(bodies)]).count(200) == 4
+    assert {status for status, _, _ in before[len(bodies) :]} == {422, 400}
+    assert len(memo) > 8
+    for (_, text), entry in memo._order.items():
+        assert json.dumps(entry.value) == json.dumps(loads(text))  # unchanged by the work
 
 
 def test_malformed_inputs_are_refused_with_paths_from_the_body_root(api: FastAPI) -> None:

@@ -10,9 +10,13 @@ import pytest
 from conftest import call
 from fastapi import FastAPI
 
+from apconform.api import typed
 from apconform.apx import freeze, rebind
 from apconform.apx.tutorial import tutorial_campaign, tutorial_manifest, tutorial_pairs
 from apconform.cli import main
+from apconform.conformance.vectors import load_vectors
+from apconform.core.jsonload import loads
+from apconform.core.jsonmemo import LoadedBody, MemberMemo
 
 
 def _cli(capsys: pytest.CaptureFixture[str], tmp_path: Path, *args: str, body: Any) -> Any:
@@ -182,3 +186,44 @@ def test_typed_routes_document_their_models(api: FastAPI) -> None:
     assert suite["properties"]["hash"]["pattern"] == "^[0-9a-f]{64}$"
     assert schemas["Run"]["additionalProperties"] is True
     assert schemas["BaselineAttempt"]["properties"]["hours"]["minimum"] == 1e-9
+
+
+class _Forgetful(MemberMemo):
+    """Remembers nothing: every body is parsed by the loader and validated whole, as before
+    members were remembered."""
+
+    def loads(self, data: bytes, *, source: str = "<input>") -> LoadedBody:
+        return LoadedBody(loads(data, source=source))
+
+
+def test_evaluate_answers_alike_with_remembered_members_byte_for_byte(
+    api: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every apx.evaluate vector, the demo and bodies the route refuses: the same status and
+    # bytes whether the members are new, seen twice or remembered, as with the whole-body
+    # loader; and evaluating leaves the remembered values as they were parsed.
+    inputs = [v.vector.input for v in load_vectors() if v.vector.operation == "apx.evaluate"]
+    demo = _demo()
+    inputs += [demo, {**demo, "extra": [1]}, {**demo, "run": {**demo["run"], "runId": 7}}]
+    inputs += [{"manifest": demo["manifest"]}, {**demo, "manifest": {}}]
+    bodies = [json.dumps(value).encode("utf-8") for value in inputs]
+    bodies += [bodies[0][:-1] + b', "run": {}}', b'{"manifest": 1e999}']
+    headers = [("content-type", "application/json"), ("x-request-id", "compare")]
+
+    def replies(memo: MemberMemo) -> list[tuple[int, bytes]]:
+        monkeypatch.setattr(typed, "_MEMBERS", memo)
+        return [
+            (reply.status, reply.body)
+            for reply in (
+                call(api, "POST", "/v1/apx/evaluate", body=body, headers=headers) for body in bodies
+            )
+        ]
+
+    before = replies(_Forgetful())
+    memo = MemberMemo()
+    for _ in range(3):  # new, seen twice (remembered), remembered and proved
+        assert replies(memo) == before
+    assert {status for status, _ in before} >= {200, 400, 422}
+    assert len(memo) >= 4
+    for (_, text), entry in memo._order.items():
+        assert json.dumps(entry.value) == json.dumps(loads(text))

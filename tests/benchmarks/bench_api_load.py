@@ -21,6 +21,15 @@ listed in SCENARIOS and run as soon as their operations are registered. A
 scenario may give a list of requests, sent in turn: the AP-1 one posts every
 execution record of the AP-1 demo run (mixed personas, so mixed outcomes).
 
+The server remembers the large members of AP-1 scoring bodies (the sealed
+inputs, and records it has seen), so three AP-1 figures are printed: the
+demo's 204 bodies cycled (each body repeats ten times); distinct bodies, no
+body sent twice, warm-up included (each record of the demo with its own
+``startedAt``, the sealed inputs the same, as a client scoring a run sends
+them); and bodies whose every object member is new text (the same values, with
+whitespace that differs per request), which is what a worker pays when it has
+remembered nothing.
+
 ``--overhead`` instead measures, in process, what the API adds to an
 operation: the mean time of a full request through the app (guard, routing,
 loader, problem handling, serialisation) minus the time of calling the
@@ -48,12 +57,20 @@ SERVE = [str(Path(sys.executable).parent / "apconform"), "serve"]  # the same en
 
 
 @dataclass(frozen=True)
+class Raw:
+    """A body given as the bytes to send, in pieces (large bodies share most of them)."""
+
+    pieces: tuple[bytes, ...]
+
+
+@dataclass(frozen=True)
 class Scenario:
     name: str
     operation: str | None  # the operation that must be registered, if any
-    request: Callable[[], Any]  # () -> (method, path, JSON body or None), or a list of them
+    request: Callable[[], Any]  # () -> (method, path, JSON body, Raw or None), or a list
     expected_status: int = 200
     requests: int | None = None  # default: --requests
+    distinct: bool = False  # the list holds a body for every request, warm-up included
 
 
 def _kit_canonicalize() -> tuple[str, str, Any]:
@@ -78,9 +95,66 @@ def _apx_evaluate() -> tuple[str, str, Any]:
     return "POST", "/v1/apx/evaluate", {"manifest": manifest, "run": run}
 
 
+_AP1_DEMO: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
+
+
+def _ap1_demo() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The AP-1 demo run's sealed inputs and execution records (the demo runs once)."""
+    if not _AP1_DEMO:
+        _AP1_DEMO.append(_run_ap1_demo())
+    return _AP1_DEMO[0]
+
+
 def _ap1_score() -> list[tuple[str, str, Any]]:
     """Every execution record of the AP-1 demo run (mock-mixed, so outcomes are mixed), each
     with the run's sealed inputs: one request body per record, sent in turn."""
+    sealed, executions = _ap1_demo()
+    return [("POST", "/v1/ap1/score-execution", {**sealed, "record": e}) for e in executions]
+
+
+_AP1_DISTINCT = 2000 + 500  # measured + warm-up
+
+
+def _ap1_distinct() -> list[tuple[str, str, Any]]:
+    """A body per request, none twice: the demo's records in turn, each with its own start time
+    (a member the scorer does not score); the sealed inputs are sent as they are every time."""
+    sealed, executions = _ap1_demo()
+    head = json.dumps(sealed)[:-1].encode("utf-8") + b', "record": '
+    requests = []
+    for index in range(_AP1_DISTINCT):
+        record = dict(executions[index % len(executions)])
+        record["startedAt"] = f"2026-12-01T{index // 3600 % 24:02d}:{index // 60 % 60:02d}:" + (
+            f"{index % 60:02d}.{index:06d}Z"
+        )
+        tail = json.dumps(record).encode("utf-8") + b"}"
+        requests.append(("POST", "/v1/ap1/score-execution", Raw((head, tail))))
+    return requests
+
+
+_AP1_UNREMEMBERED = 1000 + 200  # measured + warm-up
+
+
+def _ap1_unremembered() -> list[tuple[str, str, Any]]:
+    """The demo's bodies with whitespace that differs per request inside every object member:
+    the same values, but no object's text was seen before, so only the AP-1 text (a string)
+    is remembered."""
+    sealed, executions = _ap1_demo()
+    members = [(name, json.dumps(value).encode("utf-8")) for name, value in sealed.items()]
+    records = [json.dumps(e).encode("utf-8") for e in executions]
+    requests = []
+    for index in range(_AP1_UNREMEMBERED):
+        space = b" " * (1 + index % 40) + b"\t" * (index // 40)
+        pieces: list[bytes] = []
+        for name, text in [*members, ("record", records[index % len(records)])]:
+            opening = b"{" if not pieces else b", "
+            pieces += [opening, json.dumps(name).encode("utf-8"), b": "]
+            pieces += [text[:1], space, text[1:]] if text[:1] in (b"{", b"[") else [text]
+        pieces.append(b"}")
+        requests.append(("POST", "/v1/ap1/score-execution", Raw(tuple(pieces))))
+    return requests
+
+
+def _run_ap1_demo() -> tuple[dict[str, Any], list[dict[str, Any]]]:
     import io
     import tempfile
 
@@ -98,8 +172,7 @@ def _ap1_score() -> list[tuple[str, str, Any]]:
         sealed["ap1Text"] = (inputs / "ap1-text.md").read_text(encoding="utf-8")
         lines = (run_dir / "transcript.jsonl").read_text(encoding="utf-8").splitlines()
     records = [json.loads(line) for line in lines]
-    executions = [r["execution"] for r in records if r["kind"] == "execution"]
-    return [("POST", "/v1/ap1/score-execution", {**sealed, "record": e}) for e in executions]
+    return sealed, [r["execution"] for r in records if r["kind"] == "execution"]
 
 
 SCENARIOS = [
@@ -115,16 +188,34 @@ SCENARIOS = [
     ),
     Scenario("apx.evaluate", "apx.evaluate", _apx_evaluate),
     Scenario("ap1.score_execution", "ap1.score_execution", _ap1_score, requests=2000),
+    Scenario(
+        "ap1.score_execution: distinct bodies",
+        "ap1.score_execution",
+        _ap1_distinct,
+        requests=2000,
+        distinct=True,
+    ),
+    Scenario(
+        "ap1.score_execution: every member new",
+        "ap1.score_execution",
+        _ap1_unremembered,
+        requests=1000,
+        distinct=True,
+    ),
 ]
 
 
-def _encode(method: str, path: str, body: Any) -> bytes:
-    payload = b"" if body is None else json.dumps(body).encode("utf-8")
+def _encode(method: str, path: str, body: Any) -> tuple[bytes, ...]:
+    """The request's bytes, in pieces."""
+    if isinstance(body, Raw):
+        pieces = body.pieces
+    else:
+        pieces = () if body is None else (json.dumps(body).encode("utf-8"),)
     head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
     if body is not None:
         head += "Content-Type: application/json\r\n"
-    head += f"Content-Length: {len(payload)}\r\n\r\n"
-    return head.encode("ascii") + payload
+    head += f"Content-Length: {sum(len(piece) for piece in pieces)}\r\n\r\n"
+    return (head.encode("ascii"), *pieces)
 
 
 class _Load:
@@ -147,7 +238,9 @@ class _Load:
         self.errors[kind] = self.errors.get(kind, 0) + 1
 
 
-async def _connection(port: int, requests: list[bytes], expected: int, load: _Load) -> None:
+async def _connection(
+    port: int, requests: list[tuple[bytes, ...]], expected: int, load: _Load
+) -> None:
     reader = writer = None
     while load.take():
         request = requests[load.issued % len(requests)]
@@ -159,7 +252,7 @@ async def _connection(port: int, requests: list[bytes], expected: int, load: _Lo
                 )
             assert reader is not None
             started = time.perf_counter()
-            writer.write(request)
+            writer.writelines(request)
             head = await reader.readuntil(b"\r\n\r\n")
             status = int(head[9:12])
             lower = head.lower()
@@ -182,7 +275,7 @@ async def _connection(port: int, requests: list[bytes], expected: int, load: _Lo
 
 
 async def _drive(
-    port: int, requests: list[bytes], expected: int, total: int, concurrency: int
+    port: int, requests: list[tuple[bytes, ...]], expected: int, total: int, concurrency: int
 ) -> _Load:
     load = _Load(total, time.monotonic() + 300)
     await asyncio.gather(*(_connection(port, requests, expected, load) for _ in range(concurrency)))
@@ -216,7 +309,15 @@ def run_scenario(
     port: int, scenario: Scenario, total: int, concurrency: int, server_pid: int | None = None
 ) -> dict[str, Any]:
     requests = [_encode(*one) for one in _requests(scenario)]
-    asyncio.run(_drive(port, requests, scenario.expected_status, min(500, total), concurrency))
+    warm = min(500, total)
+    if scenario.distinct:  # warm up on bodies of their own: none is sent twice
+        warm = len(requests) - total
+        if warm < 0:
+            raise SystemExit(f"{scenario.name}: {len(requests)} bodies for {total} requests")
+        warm_up, requests = requests[:warm], requests[warm:]
+        asyncio.run(_drive(port, warm_up, scenario.expected_status, warm, concurrency))
+    else:
+        asyncio.run(_drive(port, requests, scenario.expected_status, warm, concurrency))
     cpu_before = os.times()
     server_before = _tree_cpu_seconds(server_pid) if server_pid else 0.0
     started = time.perf_counter()
@@ -239,7 +340,7 @@ def run_scenario(
         "errors": sum(load.errors.values()),
         "errorKinds": load.errors,
         "distinctBodies": len(requests),
-        "bodyBytes": round(sum(len(r) for r in requests) / len(requests)),
+        "bodyBytes": round(sum(len(b"".join(r[1:])) for r in requests) / len(requests)),
         "clientCpuPercentOfOneCore": round(100 * client_cpu / elapsed, 1),
         "serverCpuMsPerRequest": round(1000 * server_cpu / load.issued, 2),
         "loadAverage": " ".join(Path("/proc/loadavg").read_text().split()[:3]),
@@ -277,7 +378,8 @@ def overhead(rounds: int) -> list[dict[str, Any]]:
     registered = set(operation_names())
     rows = []
     answered = [s for s in SCENARIOS if s.expected_status == 200]
-    for scenario in [s for s in answered if s.operation is None or s.operation in registered]:
+    chosen = [s for s in answered if s.operation is None or s.operation in registered]
+    for scenario in [s for s in chosen if not s.distinct]:
         method, path, body = _requests(scenario)[0]
         payload = b"" if body is None else json.dumps(body).encode("utf-8")
         headers = [(b"content-type", b"application/json")] if body is not None else []

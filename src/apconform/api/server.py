@@ -1,4 +1,4 @@
-"""Running the app on uvicorn, with one fix: TCP_NODELAY on every connection.
+"""Running the app on uvicorn: TCP_NODELAY on every connection, the app's objects frozen.
 
 With ``--workers`` above 1, uvicorn binds the listening socket itself with
 protocol number 0, and asyncio sets TCP_NODELAY only on sockets whose
@@ -6,16 +6,27 @@ protocol number says TCP; the workers' connections then keep Nagle's
 algorithm, and each response on a kept-alive connection waits about 40 ms for
 the client's delayed acknowledgement. The protocol class below sets the
 option on every accepted socket, whatever the worker count.
+
+Each worker builds the app (:func:`served_app`) and then moves every object it
+has made so far (routes, models, the clause catalogue: about 200,000 objects)
+out of the garbage collector's reach with :func:`gc.freeze`: they live as long
+as the worker, and a full collection that walks them all stops the worker for
+50-250 ms on the 2-core machine, which is what its slowest answers waited for.
+Reference counting still frees whatever of them is dropped.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import socket
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-__all__ = ["NoDelayProtocol", "run"]
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+__all__ = ["NoDelayProtocol", "run", "served_app"]
 
 try:  # the faster parser when it is installed, as uvicorn's "auto" would choose
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol as _Base
@@ -34,12 +45,22 @@ class NoDelayProtocol(_Base):
         super().connection_made(cast(asyncio.Transport, transport))
 
 
+def served_app() -> FastAPI:
+    """The app as a worker serves it: built, then its long-lived objects frozen (see above)."""
+    from apconform.api.app import create_app
+
+    app = create_app()
+    gc.collect()
+    gc.freeze()
+    return app
+
+
 def run(*, host: str, port: int, workers: int, log_config: dict[str, Any]) -> None:
-    """Serve ``create_app`` (built in each worker) until interrupted."""
+    """Serve :func:`served_app` (built in each worker) until interrupted."""
     import uvicorn
 
     uvicorn.run(
-        "apconform.api.app:create_app",
+        "apconform.api.server:served_app",
         factory=True,
         host=host,
         port=port,

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
 
 from apconform.api.examples import RouteExamples, answer_examples, operation_examples
@@ -47,6 +47,7 @@ from apconform.api.routing import (
     route_doc,
 )
 from apconform.conformance.contracts import check_input
+from apconform.core.jsonmemo import LoadedBody, MemberMemo
 from apconform.core.validation import validate_document
 
 __all__ = ["TypedRoute", "add_typed_routes"]
@@ -75,6 +76,10 @@ class TypedRoute:
     volatile: bool = False
     """The answer names the digest of the instrument's source code, which changes with every
     edit of it: the request examples are documented without the answers to them."""
+    remembers_members: bool = False
+    """Bodies repeat large members (the sealed inputs of the AP-1 scoring routes): each is
+    parsed, checked and validated once per worker. Only for routes that never change the
+    body they are given, since remembered values are shared between requests."""
 
     def answer_for(self, value: Any, *, validated: bool = False) -> Any:
         """The answer to one body, or the refusal (see the module docstring for the order).
@@ -82,29 +87,86 @@ class TypedRoute:
         ``validated``: this very body is known to pass the body model, so it is not checked
         against it again.
         """
+        return self._answer(value, None if validated else self._validate)
+
+    def _answer(self, value: Any, validate: Callable[[Any], None] | None) -> Any:
         if self.operation is not None:
             check_input(self.operation, value)
         if self.check_first:
-            if not validated:
-                validate_document(self.body, value, what=self.what)
+            if validate is not None:
+                validate(value)
             return self.run(value)
         answer = self.run(value)
-        if not validated:
-            validate_document(self.body, value, what=self.what)
+        if validate is not None:
+            validate(value)
         return answer
+
+    def _validate(self, value: Any) -> None:
+        validate_document(self.body, value, what=self.what)
 
     def answer_for_bytes(self, body: bytes) -> Any:
         """The answer to one request body's bytes: parsed, answered, validated once per digest.
 
         Validating a large body against its model costs as much as scoring it; the SHA-256 of
         bytes that passed is remembered (a bounded set per route), and the same bytes again
-        parse to the same value, which passes again, so they are not validated twice.
+        parse to the same value, which passes again, so they are not validated twice. A route
+        that remembers members parses and validates each large member once instead (see
+        :class:`~apconform.core.jsonmemo.MemberMemo`).
         """
+        if self.remembers_members:
+            loaded = _MEMBERS.loads(body, source="request body")
+            return self._answer(loaded.value, lambda value: self._validate_members(loaded))
         value = parse_body(body)
         digest = hashlib.sha256(body).digest()
         answer = self.answer_for(value, validated=_VALIDATED.holds(self.path, digest))
         _VALIDATED.add(self.path, digest)
         return answer
+
+    def _validate_members(self, loaded: LoadedBody) -> None:
+        """Validate a body whose remembered members may already be proved to pass.
+
+        When the body model has no validator across members, a body that has only the
+        model's members, every required one among them, passes when each passes as its
+        field: a remembered member proved so before is not checked again, another one whose
+        field is a plain model is checked against that model alone. When that does not
+        settle it, the whole body is validated as always, which gives the refusal.
+        """
+        if not _members_pass(self.body, loaded):
+            self._validate(loaded.value)
+        for name, entry in loaded.remembered.items():
+            entry.proofs.add((self.body, name))
+
+
+def _members_pass(model: type[BaseModel], loaded: LoadedBody) -> bool:
+    """Whether the body surely passes ``model``, from its members (False: not settled)."""
+    value = loaded.value
+    fields = model.model_fields
+    if type(value) is not dict or not loaded.remembered or any(n not in fields for n in value):
+        return False
+    rules = model.__pydantic_decorators__
+    if rules.model_validators or rules.field_validators:
+        return False  # a rule that may look across members: only the whole body can tell
+    unproved: list[tuple[type[BaseModel], Any]] = []
+    for name, info in fields.items():
+        if name not in value:
+            if info.is_required():
+                return False
+            continue
+        if info.alias is not None or info.validation_alias is not None:
+            return False
+        entry = loaded.remembered.get(name)
+        if entry is not None and (model, name) in entry.proofs:
+            continue
+        kind = info.annotation
+        if info.metadata or not (isinstance(kind, type) and issubclass(kind, BaseModel)):
+            return False
+        unproved.append((kind, value[name]))
+    for kind, member in unproved:
+        try:
+            kind.model_validate(member)
+        except ValidationError:
+            return False
+    return True
 
 
 class _ValidatedBodies:
@@ -131,6 +193,10 @@ class _ValidatedBodies:
 
 _VALIDATED = _ValidatedBodies(4096)
 """Per worker process: 4,096 digests with their paths are well under a megabyte."""
+
+_MEMBERS = MemberMemo(max_chars=4 * 1024 * 1024)
+"""Per worker process: 4 MiB of member text (about 24 MB with the parsed values) is fifty
+input sets of the AP-1 demo's size, or its inputs with a few hundred repeated records."""
 
 
 def _endpoint(route: TypedRoute) -> Any:

@@ -146,6 +146,7 @@ APX_ROUTES = (
         what="evaluation request",
         answer_description="The apx-result/0.1 document.",
         examples=(("demo", _demo),),
+        remembers_members=True,
     ),
     TypedRoute(
         path=operation_path("apx.compare"),
