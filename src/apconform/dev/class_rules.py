@@ -1,4 +1,4 @@
-"""A class's rules (``rules``, ``exactly_one_of``, ...) as the JSON Schema keywords that state them.
+"""A class's own rules (``rules``, ``exactly_one_of``, ...) as the JSON Schema keywords that state them.
 
 gen-json-schema writes a class's rules into the document schemas; gen-pydantic
 drops them, so the OpenAPI document and the operation schemas, which are built
