@@ -21,7 +21,6 @@ from linkml.generators.pydanticgen.template import PydanticModule
 from linkml_runtime.linkml_model.meta import ClassDefinition, EnumDefinition
 from linkml_runtime.utils.schemaview import SchemaView
 
-from apconform.dev.class_rules import class_rule_keywords
 from apconform.dev.constraints import SlotConstraints, resolve
 from apconform.dev.schema_sharing import on_view
 
@@ -141,13 +140,9 @@ class ProjectPydanticGenerator(PydanticGenerator):  # type: ignore[misc]
     def after_generate_class(self, cls: ClassResult, sv: SchemaView) -> ClassResult:
         """A class whose schema allows extra slots keeps unknown members instead of refusing.
 
-        A class with rules states them in its JSON Schema (see :mod:`.class_rules`).
         A class that refines another (``is_a``) keeps its parent as its base and
         with it the parent's openness; a parent from another schema is imported.
         """
-        rules = class_rule_keywords(sv, cls.source.name)
-        if rules:
-            cls.cls.meta = {"json_schema_extra": rules}
         extra = cls.source.extra_slots
         parent = cls.source.is_a
         if extra is not None and extra.allowed and not parent:

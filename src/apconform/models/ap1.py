@@ -45,7 +45,7 @@ class OmissionReason(str, Enum):
     """
     not_supported = "not-supported"
     """
-    The operator states that the model does not support it (the detail says how that is known). The reference instrument's configurations use this reason, so an imported configuration (one with importedFrom) keeps it as declared; any other configuration is refused with it.
+    The operator states that the model does not support it (the detail says how that is known). The reference instrument's configurations use this reason, so an imported configuration keeps it as declared.
     """
 
 
@@ -1072,10 +1072,8 @@ class ToolChoiceSetting(ConfiguredBaseModel):
     """
     The tool_choice parameter; exactly one of send or omit.
     """
-    model_config = {"json_schema_extra": {'allOf': [{'if': {'properties': {'send': {}}, 'required': ['send']}, 'then': {'properties': {'omit': {}}, 'not': {'required': ['omit']}}}, {'if': {'properties': {'send': {}}, 'required': ['send']}, 'then': {'properties': {'detail': {}}, 'not': {'required': ['detail']}}}, {'if': {'properties': {'send': {}}, 'not': {'required': ['send']}}, 'then': {'properties': {'omit': {}}, 'required': ['omit']}}, {'if': {'properties': {'omit': {'anyOf': [{'const': 'platform-rejected'}, {'const': 'platform-unsupported'}, {'const': 'not-supported'}]}}, 'required': ['omit']}, 'then': {'properties': {'detail': {}}, 'required': ['detail']}}]}}  # the class's rules, as gen-json-schema states them
-
     omit: Annotated[Optional[OmissionReason], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""When present, the setting is not sent, for this declared reason.""")
-    detail: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""What the platform did, where it is documented, or how the model's lack of support is known; required when the omission reason is platform-rejected, platform-unsupported or not-supported.""")
+    detail: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""What the platform did or where it is documented; required when the omission reason is platform-rejected or platform-unsupported.""")
     send: Annotated[Optional[ToolChoiceMode], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The tool_choice value to send.""")
 
 
@@ -1083,10 +1081,8 @@ class DecimalSetting(ConfiguredBaseModel):
     """
     A decimal sampling parameter; exactly one of send or omit.
     """
-    model_config = {"json_schema_extra": {'allOf': [{'if': {'properties': {'send': {}}, 'required': ['send']}, 'then': {'properties': {'omit': {}}, 'not': {'required': ['omit']}}}, {'if': {'properties': {'send': {}}, 'required': ['send']}, 'then': {'properties': {'detail': {}}, 'not': {'required': ['detail']}}}, {'if': {'properties': {'send': {}}, 'not': {'required': ['send']}}, 'then': {'properties': {'omit': {}}, 'required': ['omit']}}, {'if': {'properties': {'omit': {'anyOf': [{'const': 'platform-rejected'}, {'const': 'platform-unsupported'}, {'const': 'not-supported'}]}}, 'required': ['omit']}, 'then': {'properties': {'detail': {}}, 'required': ['detail']}}]}}  # the class's rules, as gen-json-schema states them
-
     omit: Annotated[Optional[OmissionReason], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""When present, the setting is not sent, for this declared reason.""")
-    detail: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""What the platform did, where it is documented, or how the model's lack of support is known; required when the omission reason is platform-rejected, platform-unsupported or not-supported.""")
+    detail: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""What the platform did or where it is documented; required when the omission reason is platform-rejected or platform-unsupported.""")
     send: Annotated[Optional[Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The value, sent as a JSON number written exactly as given.""")
 
 
@@ -1094,10 +1090,8 @@ class IntegerSetting(ConfiguredBaseModel):
     """
     A whole-number sampling parameter; exactly one of send or omit.
     """
-    model_config = {"json_schema_extra": {'allOf': [{'if': {'properties': {'send': {}}, 'required': ['send']}, 'then': {'properties': {'omit': {}}, 'not': {'required': ['omit']}}}, {'if': {'properties': {'send': {}}, 'required': ['send']}, 'then': {'properties': {'detail': {}}, 'not': {'required': ['detail']}}}, {'if': {'properties': {'send': {}}, 'not': {'required': ['send']}}, 'then': {'properties': {'omit': {}}, 'required': ['omit']}}, {'if': {'properties': {'omit': {'anyOf': [{'const': 'platform-rejected'}, {'const': 'platform-unsupported'}, {'const': 'not-supported'}]}}, 'required': ['omit']}, 'then': {'properties': {'detail': {}}, 'required': ['detail']}}]}}  # the class's rules, as gen-json-schema states them
-
     omit: Annotated[Optional[OmissionReason], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""When present, the setting is not sent, for this declared reason.""")
-    detail: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""What the platform did, where it is documented, or how the model's lack of support is known; required when the omission reason is platform-rejected, platform-unsupported or not-supported.""")
+    detail: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""What the platform did or where it is documented; required when the omission reason is platform-rejected or platform-unsupported.""")
     send: Annotated[Optional[Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)$', max_length=24)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The value, sent as a JSON integer.""")
 
 
@@ -1105,10 +1099,8 @@ class TextSetting(ConfiguredBaseModel):
     """
     A text sampling parameter (stop); exactly one of send or omit.
     """
-    model_config = {"json_schema_extra": {'allOf': [{'if': {'properties': {'send': {}}, 'required': ['send']}, 'then': {'properties': {'omit': {}}, 'not': {'required': ['omit']}}}, {'if': {'properties': {'send': {}}, 'required': ['send']}, 'then': {'properties': {'detail': {}}, 'not': {'required': ['detail']}}}, {'if': {'properties': {'send': {}}, 'not': {'required': ['send']}}, 'then': {'properties': {'omit': {}}, 'required': ['omit']}}, {'if': {'properties': {'omit': {'anyOf': [{'const': 'platform-rejected'}, {'const': 'platform-unsupported'}, {'const': 'not-supported'}]}}, 'required': ['omit']}, 'then': {'properties': {'detail': {}}, 'required': ['detail']}}]}}  # the class's rules, as gen-json-schema states them
-
     omit: Annotated[Optional[OmissionReason], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""When present, the setting is not sent, for this declared reason.""")
-    detail: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""What the platform did, where it is documented, or how the model's lack of support is known; required when the omission reason is platform-rejected, platform-unsupported or not-supported.""")
+    detail: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""What the platform did or where it is documented; required when the omission reason is platform-rejected or platform-unsupported.""")
     send: Annotated[Optional[Annotated[JsonStr, Field(min_length=1, max_length=256)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The value, sent as a JSON string.""")
 
 
@@ -1116,10 +1108,8 @@ class EffortSetting(ConfiguredBaseModel):
     """
     The reasoning_effort parameter; exactly one of send or omit.
     """
-    model_config = {"json_schema_extra": {'allOf': [{'if': {'properties': {'send': {}}, 'required': ['send']}, 'then': {'properties': {'omit': {}}, 'not': {'required': ['omit']}}}, {'if': {'properties': {'send': {}}, 'required': ['send']}, 'then': {'properties': {'detail': {}}, 'not': {'required': ['detail']}}}, {'if': {'properties': {'send': {}}, 'not': {'required': ['send']}}, 'then': {'properties': {'omit': {}}, 'required': ['omit']}}, {'if': {'properties': {'omit': {'anyOf': [{'const': 'platform-rejected'}, {'const': 'platform-unsupported'}, {'const': 'not-supported'}]}}, 'required': ['omit']}, 'then': {'properties': {'detail': {}}, 'required': ['detail']}}]}}  # the class's rules, as gen-json-schema states them
-
     omit: Annotated[Optional[OmissionReason], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""When present, the setting is not sent, for this declared reason.""")
-    detail: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""What the platform did, where it is documented, or how the model's lack of support is known; required when the omission reason is platform-rejected, platform-unsupported or not-supported.""")
+    detail: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""What the platform did or where it is documented; required when the omission reason is platform-rejected or platform-unsupported.""")
     send: Annotated[Optional[ReasoningEffort], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The value, sent as a JSON string.""")
 
 
@@ -1591,7 +1581,7 @@ class SentParameter(ConfiguredBaseModel):
     """
     One request setting; exactly one of sent or omitted.
     """
-    detail: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""What the platform did, where it is documented, or how the model's lack of support is known; required when the omission reason is platform-rejected, platform-unsupported or not-supported.""")
+    detail: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""What the platform did or where it is documented; required when the omission reason is platform-rejected or platform-unsupported.""")
     name: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The wire name of the parameter.""")
     sent: Annotated[Optional[JsonStr], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The value as written into the body.""")
     omitted: Annotated[Optional[OmissionReason], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Why it was not sent.""")
