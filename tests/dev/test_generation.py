@@ -8,6 +8,7 @@ about two runs of the generator, not one per test.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -128,3 +129,36 @@ def test_case_collisions_are_refused(repo_copy: Path, monkeypatch: pytest.Monkey
     monkeypatch.setattr(gen, "PRODUCTS", [clash])
     with pytest.raises(SystemExit, match="differ only in case"):
         gen.build_all(repo_copy)
+
+
+
+_REGISTRIES = """
+import importlib, json, pkgutil, sys
+import apconform
+from apconform.core.errors import registered_codes
+from apconform.dev.gen import code_modules
+
+for name in code_modules():
+    importlib.import_module(name)
+narrow = [code.code for code in registered_codes()]
+scorer = "apconform.ap1.inspect.scorer" in sys.modules
+for info in pkgutil.walk_packages(apconform.__path__, "apconform."):
+    if not info.name.startswith(("apconform.dev", "apconform.models")):
+        importlib.import_module(info.name)
+every = [code.code for code in registered_codes()]
+print(json.dumps({"narrow": narrow, "every": every, "scorer": scorer}))
+"""
+
+
+def test_error_code_modules_register_every_code() -> None:
+    # The error-code table imports only the modules that name define_code; importing every
+    # module of the package afterwards (in a fresh process) must register no code they missed.
+    result = subprocess.run(
+        [sys.executable, "-c", _REGISTRIES], capture_output=True, text=True, check=True
+    )
+    found = json.loads(result.stdout)
+    assert found["every"] == found["narrow"]
+    assert "APC-DOC-REFUSED" in found["narrow"]
+    assert "APX-GUARD-LIMIT" in found["narrow"]  # defined through the APx kernel's helper
+    assert len(found["narrow"]) > 150
+    assert not found["scorer"]  # the Inspect AI scorer defines none and is not imported

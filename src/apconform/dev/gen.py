@@ -292,17 +292,35 @@ def build_spec_pages(root: Path) -> dict[str, str]:
     return out
 
 
+def code_modules() -> list[str]:
+    """The modules that register error codes: those whose source calls ``define_code``.
+
+    A code exists only once ``define_code`` has run, and every module that registers one
+    names the function (directly, or in a helper of its own such as the APx kernel's), so
+    importing these fills the registry as importing every module does, for about half the
+    cost: most of the package (the Inspect AI scorer, the run engine's HTTP client) defines
+    none. ``tests/dev/test_generation.py`` checks the two registries are the same.
+    """
+    import apconform
+
+    package = Path(apconform.__file__).parent
+    names = []
+    for path in sorted(package.rglob("*.py")):
+        parts = path.relative_to(package).with_suffix("").parts
+        if parts[0] in ("dev", "models") or "define_code" not in path.read_text("utf-8"):
+            continue
+        names.append(".".join(("apconform", *parts)).removesuffix(".__init__"))
+    return names
+
+
 def build_error_codes(root: Path) -> dict[str, str]:
     """The table of every stable error code, from the registry the code raises from."""
     import importlib
-    import pkgutil
 
-    import apconform
     from apconform.core.errors import registered_codes
 
-    for info in pkgutil.walk_packages(apconform.__path__, "apconform."):
-        if not info.name.startswith(("apconform.dev", "apconform.models")):
-            importlib.import_module(info.name)
+    for name in code_modules():
+        importlib.import_module(name)
     lines = [
         "# Error codes",
         "",
