@@ -131,7 +131,6 @@ def test_case_collisions_are_refused(repo_copy: Path, monkeypatch: pytest.Monkey
         gen.build_all(repo_copy)
 
 
-
 _REGISTRIES = """
 import importlib, json, pkgutil, sys
 import apconform
