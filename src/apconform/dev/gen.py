@@ -13,7 +13,6 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -204,10 +203,10 @@ def build_json_schemas(root: Path) -> dict[str, str]:
 def build_reference_docs(root: Path) -> dict[str, str]:
     from linkml.generators.docgen import DocGenerator
 
+    from apconform.dev.reference_pages import render_pages, separate_headings
     from apconform.dev.schema_sharing import share_induced_slots
 
-    out: dict[str, str] = {}
-    with _in_root(root), tempfile.TemporaryDirectory() as tmp:
+    with _in_root(root):
         generator = DocGenerator(
             (SCHEMA_DIR / ROOT_SCHEMA).as_posix(),
             subfolder_type_separation=True,
@@ -216,39 +215,8 @@ def build_reference_docs(root: Path) -> dict[str, str]:
             mergeimports=True,
         )
         share_induced_slots(generator.schemaview)
-        generator.serialize(directory=tmp)
-        for path in sorted(Path(tmp).rglob("*")):
-            if path.is_file():
-                rel = path.relative_to(tmp).as_posix()
-                text = path.read_text(encoding="utf-8")
-                out[f"docs/reference/{rel}"] = separate_headings(text)
-    return out
-
-
-def separate_headings(text: str) -> str:
-    """Put a blank line before every Markdown heading outside code fences.
-
-    LinkML's templates write some headings ("### Cardinality and Requirements")
-    straight after a table row; Markdown then reads the heading as table text and
-    the page shows the hashes literally.
-    """
-    lines: list[str] = []
-    fence: str | None = None
-    for line in text.split("\n"):
-        stripped = line.lstrip()
-        if fence is None and stripped.startswith(("```", "~~~")):
-            fence = stripped[:3]
-        elif fence is not None and stripped.startswith(fence):
-            fence = None
-        elif fence is None and _is_heading(line) and lines and lines[-1].strip():
-            lines.append("")
-        lines.append(line)
-    return "\n".join(lines)
-
-
-def _is_heading(line: str) -> bool:
-    hashes = len(line) - len(line.lstrip("#"))
-    return 1 <= hashes <= 6 and line[hashes : hashes + 1] == " "
+        pages = render_pages(generator)
+    return {f"docs/reference/{rel}": separate_headings(text) for rel, text in pages.items()}
 
 
 def build_clauses(root: Path) -> dict[str, str]:
