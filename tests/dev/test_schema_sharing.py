@@ -52,6 +52,25 @@ def test_each_spelling_of_a_file_is_loaded_as_linkml_loads_it(schemas: Path) -> 
         assert again.description == expected[0].description
 
 
+def test_an_import_is_one_object_for_every_view(schemas: Path) -> None:
+    (schemas / "user.yaml").write_text(
+        "id: https://example.org/user\nname: user\nimports:\n  - linkml:types\n  - common\n"
+        "default_range: string\n",
+        encoding="utf-8",
+    )
+    with loading_once():
+        first = SchemaView("schemas/user.yaml")
+        second = SchemaView("schemas/user.yaml")
+        assert first.schema is not second.schema  # each view's own schema is its own copy
+        assert "Ed25519Signature" in first.all_classes()
+        assert "Ed25519Signature" in second.all_classes()
+        common = [view.schema_map["common"] for view in (first, second)]
+        assert common[0] is common[1]
+        assert common[0].source_file == str(schemas / "common.yaml")
+    plain = SchemaView("schemas/user.yaml")
+    assert plain.all_classes().keys() == first.all_classes().keys()
+
+
 def test_an_edited_file_is_read_again(schemas: Path) -> None:
     path = schemas / "common.yaml"
     with loading_once():
