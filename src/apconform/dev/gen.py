@@ -203,7 +203,7 @@ def build_json_schemas(root: Path) -> dict[str, str]:
 def build_reference_docs(root: Path) -> dict[str, str]:
     from linkml.generators.docgen import DocGenerator
 
-    from apconform.dev.reference_pages import render_pages, separate_headings
+    from apconform.dev.reference_pages import index_view, render_pages, separate_headings
     from apconform.dev.schema_sharing import share_induced_slots
 
     with _in_root(root):
@@ -214,7 +214,7 @@ def build_reference_docs(root: Path) -> dict[str, str]:
             truncate_descriptions=False,
             mergeimports=True,
         )
-        share_induced_slots(generator.schemaview)
+        index_view(share_induced_slots(generator.schemaview))
         pages = render_pages(generator)
     return {f"docs/reference/{rel}": separate_headings(text) for rel, text in pages.items()}
 

@@ -20,7 +20,7 @@ from typing import Any, cast
 
 import yaml
 
-__all__ = ["fast_safe_dumper", "render_pages", "separate_headings"]
+__all__ = ["fast_safe_dumper", "index_view", "render_pages", "separate_headings"]
 
 
 def fast_safe_dumper() -> type[yaml.SafeDumper]:
@@ -74,6 +74,63 @@ def _fast_yaml(docgen: Any) -> Iterator[None]:
         yield
     finally:
         docgen.yaml_dumper = stock
+
+
+def index_view(view: Any) -> Any:
+    """Make ``view`` answer the pages' whole-schema questions from lists built once.
+
+    Every slot page asks which classes use the slot (SchemaView lists the induced
+    slots of every class again for each slot: 746 x 391 lists) and which slots are its
+    children (every slot fetched again for each slot), every class page which classes
+    are its children. The answers are computed as SchemaView computes them, in the
+    same order, from each class's induced slot names and the list of all slots or
+    classes, kept for the run; the view is not changed while the pages are written.
+    Returns ``view``.
+    """
+    induced: dict[str, frozenset[str]] = {}
+    slots: dict[bool, list[Any]] = {}
+    classes: dict[bool, list[Any]] = {}
+
+    def get_classes_by_slot(slot: Any, include_induced: bool = False) -> list[Any]:
+        everything = view.all_classes()
+        found = {name: None for name, c in everything.items() if slot.name in c.slots}
+        if include_induced:
+            for name in everything:
+                names = induced.get(name)
+                if names is None:
+                    names = induced[name] = frozenset(
+                        s.name for s in view.class_induced_slots(name)
+                    )
+                if slot.name in names:
+                    found[name] = None
+        return list(found)
+
+    def slot_children(
+        slot_name: str, imports: bool = True, mixins: bool = True, is_a: bool = True
+    ) -> list[Any]:
+        if imports not in slots:
+            slots[imports] = [view.get_slot(x) for x in view.all_slots(imports=imports)]
+        return [
+            x.name
+            for x in slots[imports]
+            if (x.is_a == slot_name and is_a) or (mixins and slot_name in x.mixins)
+        ]
+
+    def class_children(
+        class_name: str, imports: bool = True, mixins: bool = True, is_a: bool = True
+    ) -> list[Any]:
+        if imports not in classes:
+            classes[imports] = [view.get_class(x) for x in view.all_classes(imports=imports)]
+        return [
+            x.name
+            for x in classes[imports]
+            if (x.is_a == class_name and is_a) or (mixins and class_name in x.mixins)
+        ]
+
+    view.get_classes_by_slot = get_classes_by_slot
+    view.slot_children = slot_children
+    view.class_children = class_children
+    return view
 
 
 def render_pages(generator: Any) -> dict[str, str]:
