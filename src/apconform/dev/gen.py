@@ -397,13 +397,13 @@ PRODUCTS: list[Product] = [
 
 
 _PROCESSES = (
-    ("models", "json-schema", "operation-schemas", "error-codes", "openapi"),
-    ("reference-docs", "operation-catalogue", "clauses", "spec-pages"),
+    ("models", "json-schema", "operation-schemas", "openapi"),
+    ("reference-docs", "operation-catalogue", "error-codes", "clauses", "spec-pages"),
 )
 """How the products that need no other are split over two processes (in this order).
 
 The first group shares the run's SchemaViews and JSON Schema definitions; the
-API's imports serve both the error codes and the OpenAPI document. The groups
+second group's catalogue and error codes share the package's imports. The groups
 take about the same CPU time (docs/performance.md, "The maintainer loop")."""
 
 
