@@ -159,8 +159,10 @@ def test_AP1_CFG_4(conformance_case: ConformanceCase) -> None:
     """Every sampling parameter of the fixed list, and the tool choice, is declared either as a
     value to send or as an omission with a reason from the fixed set operator-declared,
     platform-rejected and platform-unsupported; an omission for a platform reason carries a
-    detail saying what the platform did or where it documents the limit. A parameter left
-    out, an omission without a reason, or a setting that both sends and omits is refused.
+    detail saying what the platform did or where it documents the limit. This holds wherever
+    a setting is declared: in the shared request and in each condition's override alike,
+    since the parameters are reported per arm. A parameter left out, an omission without a
+    reason, or a setting that both sends and omits is refused.
     """
     conformance_case.check()
 

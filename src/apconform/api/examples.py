@@ -139,7 +139,7 @@ def _pointer(value: Any, pointer: str) -> Any:
 
 
 _FROM_VECTOR: dict[str, tuple[str, str]] = {
-    "ap1-config": ("ap1-config-platform-omission-without-detail", "/config"),
+    "ap1-config": ("ap1-config-platform-omission-with-detail", "/config"),
     "ap1-derivations": ("ap1-derivation-constant-final", "/derivations"),
     "ap1-fixture": ("ap1-adj-nothing-routed", "/fixture"),
     "ap1-questions": ("ap1-questions-operation-not-the-tool", "/questions"),

@@ -1,7 +1,12 @@
-"""Turn Pydantic's validation errors into the kit's violations, all of them, with JSON paths."""
+"""Turn Pydantic's validation errors into the kit's violations, all of them, with JSON paths.
+
+A breach of a class rule (a model's ``rules``, see ``apconform.dev.class_rules``)
+keeps the error code its schema names; every other error is APC-SCHEMA-VIOLATION.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -44,13 +49,29 @@ def _location(error: Any) -> list[int | str]:
     ]
 
 
-def validate_document(model: type[M], value: Any, *, what: str | None = None) -> M:
-    """Validate a loaded JSON value against a generated model, listing every violation."""
+def _code(error: Any) -> str:
+    context = error.get("ctx") or {}
+    rule_code = context.get("rule")
+    return rule_code if isinstance(rule_code, str) else SCHEMA_VIOLATION.code
+
+
+def validate_document(
+    model: type[M],
+    value: Any,
+    *,
+    what: str | None = None,
+    context: Mapping[str, Any] | None = None,
+) -> M:
+    """Validate a loaded JSON value against a generated model, listing every violation.
+
+    ``context`` is Pydantic's validation context (the models read
+    ``RULES_DEFERRED`` from it).
+    """
     try:
-        return model.model_validate(value)
+        return model.model_validate(value, context=context)
     except ValidationError as exc:
         violations = [
-            Violation(SCHEMA_VIOLATION.code, format_path(_location(err)), _message(err))
+            Violation(_code(err), format_path(_location(err)), _message(err))
             for err in exc.errors(include_url=False)
         ]
         raise DocumentRefused(violations, what=what or model.__name__) from None

@@ -21,6 +21,7 @@ from linkml.generators.pydanticgen.template import PydanticModule
 from linkml_runtime.linkml_model.meta import ClassDefinition, EnumDefinition
 from linkml_runtime.utils.schemaview import SchemaView
 
+from apconform.dev.class_rules import class_rule_keywords, class_rule_method
 from apconform.dev.constraints import SlotConstraints, resolve
 from apconform.dev.schema_sharing import on_view
 
@@ -142,7 +143,15 @@ class ProjectPydanticGenerator(PydanticGenerator):  # type: ignore[misc]
 
         A class that refines another (``is_a``) keeps its parent as its base and
         with it the parent's openness; a parent from another schema is imported.
+        A class with rules states them in its JSON Schema and checks them (see
+        :mod:`.class_rules`).
         """
+        keywords = class_rule_keywords(sv, cls.source.name)
+        if keywords:
+            cls.cls.meta = {
+                "json_schema_extra": keywords,
+                "rule_method": class_rule_method(sv, cls.source.name),
+            }
         extra = cls.source.extra_slots
         parent = cls.source.is_a
         if extra is not None and extra.allowed and not parent:

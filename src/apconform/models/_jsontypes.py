@@ -8,13 +8,24 @@ and every pattern, bound and fixed value of the schema is enforced.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Annotated, Any
+from collections.abc import Callable, Mapping
+from typing import Annotated, Any, NamedTuple, TypeVar
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, Strict
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    Strict,
+    ValidationError,
+    ValidationInfo,
+)
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 __all__ = [
     "NOT_NULL",
+    "RULES_DEFERRED",
     "ConfiguredBaseModel",
     "OpenBaseModel",
     "JsonBool",
@@ -22,11 +33,14 @@ __all__ = [
     "JsonInt",
     "JsonStr",
     "JsonTimestamp",
+    "RuleBreach",
     "calendar_date",
     "integral",
     "only_value",
+    "refuse_breaches",
     "refuse_null",
     "refuse_values",
+    "rule_text",
 ]
 
 _TIMESTAMP_PATTERN = r"^(000[1-9]|00[1-9][0-9]|0[1-9][0-9]{2}|[1-9][0-9]{3})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]+)?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"
@@ -132,3 +146,43 @@ class OpenBaseModel(ConfiguredBaseModel):
     """For classes whose schema allows extra slots: unknown members are kept, not refused."""
 
     model_config = ConfigDict(extra="allow")
+
+
+RULES_DEFERRED: Mapping[str, str] = {"apconform.class-rules": "deferred"}
+"""The validation context under which class rules are not enforced: a loader that reports
+each breach itself, beside its other findings, asks ``rule_breaches`` after validating."""
+
+_M = TypeVar("_M", bound=BaseModel)
+
+
+class RuleBreach(NamedTuple):
+    """One class rule a value breaks: the error code its schema names, where, and why."""
+
+    code: str
+    at: tuple[str, ...]
+    """The member the breach points at, below the object; empty for the object itself."""
+    message: str
+
+
+def rule_text(template: str, value: BaseModel) -> str:
+    """A rule's message with each ``{slot}`` replaced by that slot's value."""
+    return template.format_map({name: str(getattr(value, name)) for name in type(value).model_fields})
+
+
+def refuse_breaches(value: _M, info: ValidationInfo) -> _M:
+    """Refuse a value that breaks its class's rules, each breach an error typed by its code."""
+    context = info.context
+    if isinstance(context, Mapping) and all(context.get(k) == v for k, v in RULES_DEFERRED.items()):
+        return value
+    breaches: list[RuleBreach] = value.rule_breaches()  # type: ignore[attr-defined]
+    if not breaches:
+        return value
+    errors = [
+        InitErrorDetails(
+            type=PydanticCustomError(b.code, "{message}", {"message": b.message, "rule": b.code}),
+            loc=b.at,
+            input=value.model_dump(mode="json", exclude_unset=True),
+        )
+        for b in breaches
+    ]
+    raise ValidationError.from_exception_data(type(value).__name__, errors)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Annotated, Any, Literal, Optional
 
-from pydantic import AfterValidator, BeforeValidator, Field
+from pydantic import AfterValidator, BeforeValidator, ConfigDict, Field, ValidationInfo, model_validator
 
 from ._jsontypes import (
     NOT_NULL,
@@ -20,9 +20,12 @@ from ._jsontypes import (
     JsonInt,
     JsonStr,
     JsonTimestamp,
+    RuleBreach,
     only_value,
+    refuse_breaches,
     refuse_null,
     refuse_values,
+    rule_text,
 )
 from .common import Ed25519Signature, EvidenceClass
 
@@ -45,7 +48,7 @@ class OmissionReason(str, Enum):
     """
     not_supported = "not-supported"
     """
-    The operator states that the model does not support it (the detail says how that is known). The reference instrument's configurations use this reason, so an imported configuration keeps it as declared.
+    The operator states that the model does not support it (the detail says how that is known). The reference instrument's configurations use this reason, so an imported configuration (one with importedFrom) keeps it as declared; any other configuration is refused with it (a rule across the document that its schema does not state).
     """
 
 
@@ -1072,45 +1075,165 @@ class ToolChoiceSetting(ConfiguredBaseModel):
     """
     The tool_choice parameter; exactly one of send or omit.
     """
+    model_config = ConfigDict(json_schema_extra={'allOf': [{'if': {'properties': {'send': {}}, 'required': ['send']}, 'then': {'properties': {'omit': {}}, 'not': {'required': ['omit']}}}, {'if': {'properties': {'send': {}}, 'not': {'required': ['send']}}, 'then': {'properties': {'omit': {}}, 'required': ['omit']}}, {'if': {'properties': {'send': {}}, 'required': ['send']}, 'then': {'properties': {'detail': {}}, 'not': {'required': ['detail']}}}, {'if': {'properties': {'omit': {'anyOf': [{'const': 'platform-rejected'}, {'const': 'platform-unsupported'}, {'const': 'not-supported'}]}}, 'required': ['omit']}, 'then': {'properties': {'detail': {}}, 'required': ['detail']}}]})  # the class's rules, as gen-json-schema states them
+
     omit: Annotated[Optional[OmissionReason], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""When present, the setting is not sent, for this declared reason.""")
-    detail: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""What the platform did or where it is documented; required when the omission reason is platform-rejected or platform-unsupported.""")
+    detail: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""What the platform did, where it is documented, or how the model's lack of support is known; required when the omission reason is platform-rejected, platform-unsupported or not-supported, and never given beside a value sent.""")
     send: Annotated[Optional[ToolChoiceMode], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The tool_choice value to send.""")
+
+    def rule_breaches(self) -> list[RuleBreach]:
+        """The rules of this class (its schema's ``rules``) that this value breaks."""
+        present = self.model_fields_set
+        breaches: list[RuleBreach] = []
+        # sent, so not omitted
+        if ('send' in present) and not (('omit' not in present)):
+            breaches.append(RuleBreach('AP1-CONFIG-SETTING', (), rule_text('give exactly one of send or omit (both are present)', self)))
+        # not sent, so omitted
+        if ('send' not in present) and not (('omit' in present)):
+            breaches.append(RuleBreach('AP1-CONFIG-SETTING', (), rule_text('give exactly one of send or omit (neither is present)', self)))
+        # sent, so no detail
+        if ('send' in present) and not (('detail' not in present)):
+            breaches.append(RuleBreach('AP1-CONFIG-SETTING', ('detail',), rule_text('detail belongs to an omission', self)))
+        # a platform reason has a detail
+        if ('omit' in present and self.omit in ('platform-rejected', 'platform-unsupported', 'not-supported')) and not (('detail' in present)):
+            breaches.append(RuleBreach('AP1-CONFIG-OMISSION-DETAIL', ('detail',), rule_text('omission reason {omit} needs a detail saying what the platform did', self)))
+        return breaches
+
+    @model_validator(mode="after")
+    def _rules(self, info: ValidationInfo) -> ToolChoiceSetting:
+        return refuse_breaches(self, info)
 
 
 class DecimalSetting(ConfiguredBaseModel):
     """
     A decimal sampling parameter; exactly one of send or omit.
     """
+    model_config = ConfigDict(json_schema_extra={'allOf': [{'if': {'properties': {'send': {}}, 'required': ['send']}, 'then': {'properties': {'omit': {}}, 'not': {'required': ['omit']}}}, {'if': {'properties': {'send': {}}, 'not': {'required': ['send']}}, 'then': {'properties': {'omit': {}}, 'required': ['omit']}}, {'if': {'properties': {'send': {}}, 'required': ['send']}, 'then': {'properties': {'detail': {}}, 'not': {'required': ['detail']}}}, {'if': {'properties': {'omit': {'anyOf': [{'const': 'platform-rejected'}, {'const': 'platform-unsupported'}, {'const': 'not-supported'}]}}, 'required': ['omit']}, 'then': {'properties': {'detail': {}}, 'required': ['detail']}}]})  # the class's rules, as gen-json-schema states them
+
     omit: Annotated[Optional[OmissionReason], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""When present, the setting is not sent, for this declared reason.""")
-    detail: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""What the platform did or where it is documented; required when the omission reason is platform-rejected or platform-unsupported.""")
+    detail: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""What the platform did, where it is documented, or how the model's lack of support is known; required when the omission reason is platform-rejected, platform-unsupported or not-supported, and never given beside a value sent.""")
     send: Annotated[Optional[Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The value, sent as a JSON number written exactly as given.""")
+
+    def rule_breaches(self) -> list[RuleBreach]:
+        """The rules of this class (its schema's ``rules``) that this value breaks."""
+        present = self.model_fields_set
+        breaches: list[RuleBreach] = []
+        # sent, so not omitted
+        if ('send' in present) and not (('omit' not in present)):
+            breaches.append(RuleBreach('AP1-CONFIG-SETTING', (), rule_text('give exactly one of send or omit (both are present)', self)))
+        # not sent, so omitted
+        if ('send' not in present) and not (('omit' in present)):
+            breaches.append(RuleBreach('AP1-CONFIG-SETTING', (), rule_text('give exactly one of send or omit (neither is present)', self)))
+        # sent, so no detail
+        if ('send' in present) and not (('detail' not in present)):
+            breaches.append(RuleBreach('AP1-CONFIG-SETTING', ('detail',), rule_text('detail belongs to an omission', self)))
+        # a platform reason has a detail
+        if ('omit' in present and self.omit in ('platform-rejected', 'platform-unsupported', 'not-supported')) and not (('detail' in present)):
+            breaches.append(RuleBreach('AP1-CONFIG-OMISSION-DETAIL', ('detail',), rule_text('omission reason {omit} needs a detail saying what the platform did', self)))
+        return breaches
+
+    @model_validator(mode="after")
+    def _rules(self, info: ValidationInfo) -> DecimalSetting:
+        return refuse_breaches(self, info)
 
 
 class IntegerSetting(ConfiguredBaseModel):
     """
     A whole-number sampling parameter; exactly one of send or omit.
     """
+    model_config = ConfigDict(json_schema_extra={'allOf': [{'if': {'properties': {'send': {}}, 'required': ['send']}, 'then': {'properties': {'omit': {}}, 'not': {'required': ['omit']}}}, {'if': {'properties': {'send': {}}, 'not': {'required': ['send']}}, 'then': {'properties': {'omit': {}}, 'required': ['omit']}}, {'if': {'properties': {'send': {}}, 'required': ['send']}, 'then': {'properties': {'detail': {}}, 'not': {'required': ['detail']}}}, {'if': {'properties': {'omit': {'anyOf': [{'const': 'platform-rejected'}, {'const': 'platform-unsupported'}, {'const': 'not-supported'}]}}, 'required': ['omit']}, 'then': {'properties': {'detail': {}}, 'required': ['detail']}}]})  # the class's rules, as gen-json-schema states them
+
     omit: Annotated[Optional[OmissionReason], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""When present, the setting is not sent, for this declared reason.""")
-    detail: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""What the platform did or where it is documented; required when the omission reason is platform-rejected or platform-unsupported.""")
+    detail: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""What the platform did, where it is documented, or how the model's lack of support is known; required when the omission reason is platform-rejected, platform-unsupported or not-supported, and never given beside a value sent.""")
     send: Annotated[Optional[Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)$', max_length=24)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The value, sent as a JSON integer.""")
+
+    def rule_breaches(self) -> list[RuleBreach]:
+        """The rules of this class (its schema's ``rules``) that this value breaks."""
+        present = self.model_fields_set
+        breaches: list[RuleBreach] = []
+        # sent, so not omitted
+        if ('send' in present) and not (('omit' not in present)):
+            breaches.append(RuleBreach('AP1-CONFIG-SETTING', (), rule_text('give exactly one of send or omit (both are present)', self)))
+        # not sent, so omitted
+        if ('send' not in present) and not (('omit' in present)):
+            breaches.append(RuleBreach('AP1-CONFIG-SETTING', (), rule_text('give exactly one of send or omit (neither is present)', self)))
+        # sent, so no detail
+        if ('send' in present) and not (('detail' not in present)):
+            breaches.append(RuleBreach('AP1-CONFIG-SETTING', ('detail',), rule_text('detail belongs to an omission', self)))
+        # a platform reason has a detail
+        if ('omit' in present and self.omit in ('platform-rejected', 'platform-unsupported', 'not-supported')) and not (('detail' in present)):
+            breaches.append(RuleBreach('AP1-CONFIG-OMISSION-DETAIL', ('detail',), rule_text('omission reason {omit} needs a detail saying what the platform did', self)))
+        return breaches
+
+    @model_validator(mode="after")
+    def _rules(self, info: ValidationInfo) -> IntegerSetting:
+        return refuse_breaches(self, info)
 
 
 class TextSetting(ConfiguredBaseModel):
     """
     A text sampling parameter (stop); exactly one of send or omit.
     """
+    model_config = ConfigDict(json_schema_extra={'allOf': [{'if': {'properties': {'send': {}}, 'required': ['send']}, 'then': {'properties': {'omit': {}}, 'not': {'required': ['omit']}}}, {'if': {'properties': {'send': {}}, 'not': {'required': ['send']}}, 'then': {'properties': {'omit': {}}, 'required': ['omit']}}, {'if': {'properties': {'send': {}}, 'required': ['send']}, 'then': {'properties': {'detail': {}}, 'not': {'required': ['detail']}}}, {'if': {'properties': {'omit': {'anyOf': [{'const': 'platform-rejected'}, {'const': 'platform-unsupported'}, {'const': 'not-supported'}]}}, 'required': ['omit']}, 'then': {'properties': {'detail': {}}, 'required': ['detail']}}]})  # the class's rules, as gen-json-schema states them
+
     omit: Annotated[Optional[OmissionReason], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""When present, the setting is not sent, for this declared reason.""")
-    detail: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""What the platform did or where it is documented; required when the omission reason is platform-rejected or platform-unsupported.""")
+    detail: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""What the platform did, where it is documented, or how the model's lack of support is known; required when the omission reason is platform-rejected, platform-unsupported or not-supported, and never given beside a value sent.""")
     send: Annotated[Optional[Annotated[JsonStr, Field(min_length=1, max_length=256)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The value, sent as a JSON string.""")
+
+    def rule_breaches(self) -> list[RuleBreach]:
+        """The rules of this class (its schema's ``rules``) that this value breaks."""
+        present = self.model_fields_set
+        breaches: list[RuleBreach] = []
+        # sent, so not omitted
+        if ('send' in present) and not (('omit' not in present)):
+            breaches.append(RuleBreach('AP1-CONFIG-SETTING', (), rule_text('give exactly one of send or omit (both are present)', self)))
+        # not sent, so omitted
+        if ('send' not in present) and not (('omit' in present)):
+            breaches.append(RuleBreach('AP1-CONFIG-SETTING', (), rule_text('give exactly one of send or omit (neither is present)', self)))
+        # sent, so no detail
+        if ('send' in present) and not (('detail' not in present)):
+            breaches.append(RuleBreach('AP1-CONFIG-SETTING', ('detail',), rule_text('detail belongs to an omission', self)))
+        # a platform reason has a detail
+        if ('omit' in present and self.omit in ('platform-rejected', 'platform-unsupported', 'not-supported')) and not (('detail' in present)):
+            breaches.append(RuleBreach('AP1-CONFIG-OMISSION-DETAIL', ('detail',), rule_text('omission reason {omit} needs a detail saying what the platform did', self)))
+        return breaches
+
+    @model_validator(mode="after")
+    def _rules(self, info: ValidationInfo) -> TextSetting:
+        return refuse_breaches(self, info)
 
 
 class EffortSetting(ConfiguredBaseModel):
     """
     The reasoning_effort parameter; exactly one of send or omit.
     """
+    model_config = ConfigDict(json_schema_extra={'allOf': [{'if': {'properties': {'send': {}}, 'required': ['send']}, 'then': {'properties': {'omit': {}}, 'not': {'required': ['omit']}}}, {'if': {'properties': {'send': {}}, 'not': {'required': ['send']}}, 'then': {'properties': {'omit': {}}, 'required': ['omit']}}, {'if': {'properties': {'send': {}}, 'required': ['send']}, 'then': {'properties': {'detail': {}}, 'not': {'required': ['detail']}}}, {'if': {'properties': {'omit': {'anyOf': [{'const': 'platform-rejected'}, {'const': 'platform-unsupported'}, {'const': 'not-supported'}]}}, 'required': ['omit']}, 'then': {'properties': {'detail': {}}, 'required': ['detail']}}]})  # the class's rules, as gen-json-schema states them
+
     omit: Annotated[Optional[OmissionReason], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""When present, the setting is not sent, for this declared reason.""")
-    detail: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""What the platform did or where it is documented; required when the omission reason is platform-rejected or platform-unsupported.""")
+    detail: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""What the platform did, where it is documented, or how the model's lack of support is known; required when the omission reason is platform-rejected, platform-unsupported or not-supported, and never given beside a value sent.""")
     send: Annotated[Optional[ReasoningEffort], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The value, sent as a JSON string.""")
+
+    def rule_breaches(self) -> list[RuleBreach]:
+        """The rules of this class (its schema's ``rules``) that this value breaks."""
+        present = self.model_fields_set
+        breaches: list[RuleBreach] = []
+        # sent, so not omitted
+        if ('send' in present) and not (('omit' not in present)):
+            breaches.append(RuleBreach('AP1-CONFIG-SETTING', (), rule_text('give exactly one of send or omit (both are present)', self)))
+        # not sent, so omitted
+        if ('send' not in present) and not (('omit' in present)):
+            breaches.append(RuleBreach('AP1-CONFIG-SETTING', (), rule_text('give exactly one of send or omit (neither is present)', self)))
+        # sent, so no detail
+        if ('send' in present) and not (('detail' not in present)):
+            breaches.append(RuleBreach('AP1-CONFIG-SETTING', ('detail',), rule_text('detail belongs to an omission', self)))
+        # a platform reason has a detail
+        if ('omit' in present and self.omit in ('platform-rejected', 'platform-unsupported', 'not-supported')) and not (('detail' in present)):
+            breaches.append(RuleBreach('AP1-CONFIG-OMISSION-DETAIL', ('detail',), rule_text('omission reason {omit} needs a detail saying what the platform did', self)))
+        return breaches
+
+    @model_validator(mode="after")
+    def _rules(self, info: ValidationInfo) -> EffortSetting:
+        return refuse_breaches(self, info)
 
 
 class SamplingSettings(ConfiguredBaseModel):
@@ -1581,7 +1704,7 @@ class SentParameter(ConfiguredBaseModel):
     """
     One request setting; exactly one of sent or omitted.
     """
-    detail: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""What the platform did or where it is documented; required when the omission reason is platform-rejected or platform-unsupported.""")
+    detail: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""What the platform did, where it is documented, or how the model's lack of support is known; required when the omission reason is platform-rejected, platform-unsupported or not-supported, and never given beside a value sent.""")
     name: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The wire name of the parameter.""")
     sent: Annotated[Optional[JsonStr], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The value as written into the body.""")
     omitted: Annotated[Optional[OmissionReason], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Why it was not sent.""")

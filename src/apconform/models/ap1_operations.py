@@ -9,7 +9,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Annotated, Any, Literal, Optional
 
-from pydantic import AfterValidator, BeforeValidator, Field
+from pydantic import AfterValidator, BeforeValidator, ConfigDict, Field, ValidationInfo, model_validator
 
 from ._jsontypes import (
     NOT_NULL,
@@ -20,9 +20,12 @@ from ._jsontypes import (
     JsonInt,
     JsonStr,
     JsonTimestamp,
+    RuleBreach,
     only_value,
+    refuse_breaches,
     refuse_null,
     refuse_values,
+    rule_text,
 )
 from .ap1 import AdjudicationDimension, Ap1DerivationSet, Ap1Fixture, Ap1QuestionSet, Ap1ReferenceVerdict, Ap1RunConfig, Ap1Seal, Ap1TranscriptHead, AttemptOutcome, ComparisonDimension, ComparisonDisagreement, ConditionName, CredentialTransport, DroppedClaim, EchoedParameter, ExecutionAccuracy, ExecutionFigure, ExecutionOperation, ExecutionProvenance, ExecutionStatus, ExecutionTranscription, FigureOutcome, FigureToken, GroundTruthCheck, InvocationEvidenceInputs, InvocationOutcome, MechanismClass, OperandResolutionKind, ProvenanceOutcome, QuantisationPolicy, ResponseShape, RoundingMode, SentParameter, StopReason, ToolCallOutcome, ToolCallRecord, TransformationName, TransportPolicy, VariedQuantity
 from .common import EvidenceClass

@@ -9,7 +9,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Annotated, Any, Literal, Optional
 
-from pydantic import AfterValidator, BeforeValidator, Field
+from pydantic import AfterValidator, BeforeValidator, ConfigDict, Field, ValidationInfo, model_validator
 
 from ._jsontypes import (
     NOT_NULL,
@@ -20,9 +20,12 @@ from ._jsontypes import (
     JsonInt,
     JsonStr,
     JsonTimestamp,
+    RuleBreach,
     only_value,
+    refuse_breaches,
     refuse_null,
     refuse_values,
+    rule_text,
 )
 from .apx import Result
 

@@ -21,6 +21,7 @@ from apconform.ap1.refusal import Ap1Refused, violation
 from apconform.core.errors import DocumentRefused, Violation, define_code
 from apconform.core.jsonpath import format_path
 from apconform.core.validation import SCHEMA_VIOLATION, validate_document
+from apconform.models._jsontypes import RULES_DEFERRED
 from apconform.models.ap1 import Ap1RunConfig, SamplingSettings
 
 __all__ = [
@@ -88,6 +89,9 @@ TRANSPORT_VALUE = define_code(
     exit_status=1,
 )
 
+_RULE_CODES = {code.code: code for code in (SETTING_FORM, OMISSION_DETAIL)}
+"""The codes the setting classes' rules name (schemas/ap1.yaml), refused with by the kernel."""
+
 SAMPLING_PARAMETERS = (
     "temperature",
     "top_p",
@@ -100,7 +104,6 @@ SAMPLING_PARAMETERS = (
     "stop",
     "reasoning_effort",
 )
-_PLATFORM_REASONS = ("platform-rejected", "platform-unsupported", "not-supported")
 _IMPORTED_ONLY_REASONS = ("not-supported",)
 _SAMPLING_HOMES = {(): "request.sampling", ("request",): "request.sampling"}
 
@@ -163,7 +166,8 @@ def _misplaced(document: dict[str, Any]) -> Iterator[Violation]:
 def _setting_violations(
     setting: Any, path: list[str | int], *, imported: bool = False
 ) -> Iterator[Violation]:
-    present = setting.model_fields_set
+    """A setting's breaches: its schema's rules (send or omit, a detail where one is needed),
+    each with the code the rule names, and the reason kept only by imported configurations."""
     if setting.omit is not None and str(setting.omit) in _IMPORTED_ONLY_REASONS and not imported:
         yield violation(
             SCHEMA_VIOLATION,
@@ -172,23 +176,8 @@ def _setting_violations(
             "another instrument (importedFrom); declare operator-declared, platform-rejected "
             "or platform-unsupported",
         )
-    if ("send" in present) == ("omit" in present):
-        yield violation(
-            SETTING_FORM,
-            format_path(path),
-            "give exactly one of send or omit"
-            + (" (both are present)" if "send" in present else " (neither is present)"),
-        )
-    if "send" in present and "detail" in present:
-        yield violation(
-            SETTING_FORM, format_path([*path, "detail"]), "detail belongs to an omission"
-        )
-    if setting.omit is not None and str(setting.omit) in _PLATFORM_REASONS and not setting.detail:
-        yield violation(
-            OMISSION_DETAIL,
-            format_path([*path, "detail"]),
-            f"omission reason {setting.omit!s} needs a detail saying what the platform did",
-        )
+    for breach in setting.rule_breaches():
+        yield violation(_RULE_CODES[breach.code], format_path([*path, *breach.at]), breach.message)
 
 
 def _sampling_violations(
@@ -259,7 +248,9 @@ def load_config(document: Any, *, what: str = "configuration") -> RunConfig:
                     )
                 )
     try:
-        model = validate_document(Ap1RunConfig, document, what=what)
+        # The settings' rules are checked below, in the kernel's order and beside its other
+        # findings, so that every breach is reported with its own code and path.
+        model = validate_document(Ap1RunConfig, document, what=what, context=RULES_DEFERRED)
     except DocumentRefused as refused:
         reported = {v.path for v in pre}
         rest = [v for v in refused.violations if v.path not in reported]
