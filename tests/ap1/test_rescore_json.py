@@ -61,7 +61,7 @@ def test_a_bad_line_gets_the_standard_message(raw: bytes, message: str) -> None:
 
 def test_a_row_is_written_as_the_standard_encoder_writes_it() -> None:
     row = {
-        "z": ["\x1f\x7f\u2028", "\\\"\b\f\n\r\t/", "\U0001f600 é"],
+        "z": ["\x1f\x7f\u2028", '\\"\b\f\n\r\t/', "\U0001f600 é"],
         "a": {"y": None, "b": True, "c": False, "é": "x", "B": []},
         "n": 18446744073709551616,
     }
