@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from apconform.ap1.scoring.record import ToolCallView
 from apconform.ap1.scoring.rescoring import _parse_line, execution_line
 
 
@@ -30,6 +31,8 @@ def _standard(raw: bytes) -> Any:
         b"\xef\xbb\xbf{}",  # a byte order mark
         b'{"cesu":"\xed\xa0\x80"}',  # a surrogate written in UTF-8
         b'{"deep":' + b"[" * 2000 + b"]" * 2000 + b"}",
+        b'{"deep":' + b"[" * 995 + b"]" * 995 + b"}",  # past the standard recursion, not orjson's
+        b'{"deep":' + b"[" * 600 + b"]" * 600 + b"}",
     ],
 )
 def test_a_line_reads_as_the_standard_decoder_reads_it(raw: bytes) -> None:
@@ -75,3 +78,38 @@ def test_a_value_json_cannot_write_is_refused_as_before() -> None:
         execution_line({"x": Decimal("1.5")})
     with pytest.raises(UnicodeEncodeError):
         execution_line({"x": "\ud800"})
+
+
+def _call(arguments: str, returned: str | None) -> ToolCallView:
+    return ToolCallView(1, "1", "calculator", arguments, returned, "result")
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        ('{"expression": "1+2"}', "1+2"),
+        ('{"expression": "1+2", "n": 123456789012345678901234567890}', "1+2"),
+        ('{"expression": "1+2", "n": NaN}', "1+2"),  # the standard decoder reads NaN here
+        ('{"expression": "\\ud800"}', "\ud800"),
+        ('{"expression": 12}', None),
+        ("not json", None),
+        ('{"expression": "x", "deep": ' + "[" * 995 + "]" * 995 + "}", None),
+    ],
+)
+def test_a_call_argument_reads_as_the_standard_decoder_reads_it(
+    arguments: str, expected: str | None
+) -> None:
+    call = _call(arguments, None)
+    if "deep" in arguments:
+        with pytest.raises(RecursionError):
+            call.argument("expression")
+        return
+    assert call.argument("expression") == expected
+
+
+def test_a_call_return_reads_as_before() -> None:
+    assert _call("{}", '{"result":"-36.900"}').result() == Decimal("-36.900")
+    assert _call("{}", '{"result":"NaN"}').result() is None
+    assert _call("{}", '{"result":"1", "x": Infinity}').result() == Decimal("1")
+    assert _call("{}", '{"error":"division by zero"}').result() is None
+    assert _call("{}", None).result() is None
