@@ -146,8 +146,11 @@ class _Parser:
         return token
 
     def is_op(self, *symbols: str) -> bool:
-        token = self.peek()
-        return token is not None and token[0] == "op" and token[1] in symbols
+        index = self.index
+        if index >= len(self.tokens):
+            return False
+        token = self.tokens[index]
+        return token[0] == "op" and token[1] in symbols
 
     @staticmethod
     def deeper(depth: int) -> int:
