@@ -85,6 +85,16 @@ class MappedRows(RowStream):
     def __init__(self, source: RowStream, convert: Callable[[Any], Any]) -> None:
         self._source, self._convert = source, convert
 
+    @property
+    def source(self) -> RowStream:
+        """The rows before conversion."""
+        return self._source
+
+    @property
+    def convert(self) -> Callable[[Any], Any]:
+        """What each row is converted with."""
+        return self._convert
+
     def __len__(self) -> int:
         return len(self._source)
 
