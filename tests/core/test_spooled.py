@@ -19,6 +19,8 @@ def _rows(count: int) -> list[dict[str, object]]:
             "flag": n % 2 == 0,
             "none": None,
             "count": n,
+            "big": 2**70 + n if n % 5 == 0 else -(2**63) + n,  # past 64 bits or not
+            "ratio": n / 7,
         }
         for n in range(count)
     ]

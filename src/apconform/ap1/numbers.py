@@ -11,6 +11,7 @@ from __future__ import annotations
 import decimal
 import re
 from decimal import Decimal
+from functools import lru_cache
 
 __all__ = [
     "ARITHMETIC_PRECISION",
@@ -77,10 +78,20 @@ def parse_decimal_text(text: str) -> Decimal:
 
 def quantise(value: Decimal, places: int, rounding: str) -> Decimal:
     """Quantise once, at the declared point, with the declared rounding mode (never a default)."""
-    context = arithmetic_context(precision=max(ARITHMETIC_PRECISION, value.adjusted() + places + 2))
-    return value.quantize(
-        Decimal(1).scaleb(-places), rounding=rounding_mode(rounding), context=context
-    )
+    context = _quantise_context(max(ARITHMETIC_PRECISION, value.adjusted() + places + 2))
+    return value.quantize(_unit(places), rounding=rounding_mode(rounding), context=context)
+
+
+@lru_cache(maxsize=64)
+def _quantise_context(precision: int) -> decimal.Context:
+    """One context per precision, shared: quantize only raises on its traps, and no caller
+    reads the flags a shared context collects."""
+    return arithmetic_context(precision=precision)
+
+
+@lru_cache(maxsize=64)
+def _unit(places: int) -> Decimal:
+    return Decimal(1).scaleb(-places)
 
 
 def format_decimal(value: Decimal) -> str:

@@ -21,19 +21,33 @@ from array import array
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any
 
+import orjson
+
 __all__ = ["MappedRows", "RowStream", "SpooledRows", "plain_rows"]
 
 MEMORY_ROWS = 5_000
 """Rows held as objects before a spool moves to its file."""
 _BATCH = 2_000
 _READ = 1 << 20
-_ENCODE = json.JSONEncoder(separators=(",", ":")).encode
+_ASCII_ENCODE = json.JSONEncoder(separators=(",", ":")).encode
 """ASCII JSON: every string, lone surrogates included, comes back exactly."""
 _DECODE_TEXT = json.JSONDecoder().decode
 
 
+def _encode(row: Any) -> bytes:
+    """One row as a line: orjson's UTF-8 JSON, or (what orjson refuses: a lone surrogate, an
+    integer past 64 bits, a non-string key) a space and the standard library's ASCII JSON."""
+    try:
+        return orjson.dumps(row)
+    except orjson.JSONEncodeError:
+        return b" " + _ASCII_ENCODE(row).encode("ascii")
+
+
 def _decode(line: bytes) -> Any:
-    return _DECODE_TEXT(line.decode("ascii"))
+    """The row of a line written by :func:`_encode` (each writer's line read by its reader)."""
+    if line[:1] == b" ":
+        return _DECODE_TEXT(line.decode("ascii"))
+    return orjson.loads(line)
 
 
 class RowStream:
@@ -71,6 +85,16 @@ class MappedRows(RowStream):
     def __init__(self, source: RowStream, convert: Callable[[Any], Any]) -> None:
         self._source, self._convert = source, convert
 
+    @property
+    def source(self) -> RowStream:
+        """The rows before conversion."""
+        return self._source
+
+    @property
+    def convert(self) -> Callable[[Any], Any]:
+        """What each row is converted with."""
+        return self._convert
+
     def __len__(self) -> int:
         return len(self._source)
 
@@ -107,7 +131,7 @@ class SpooledRows(RowStream):
         self._directory = directory
         self._memory_rows = MEMORY_ROWS if memory_rows is None else memory_rows
         self._rows: list[Any] = []
-        self._pending: list[str] = []
+        self._pending: list[bytes] = []
         self._file: IO[bytes] | None = None
         self._size = 0
         self._count = 0
@@ -137,7 +161,7 @@ class SpooledRows(RowStream):
             if len(self._rows) > self._memory_rows:
                 self._spill()
             return
-        self._pending.append(_ENCODE(row))
+        self._pending.append(_encode(row))
         if len(self._pending) >= _BATCH:
             self._flush()
 
@@ -147,7 +171,7 @@ class SpooledRows(RowStream):
 
     def _spill(self) -> None:
         self._file = _temporary(self._directory)
-        self._pending = [_ENCODE(row) for row in self._rows]
+        self._pending = [_encode(row) for row in self._rows]
         self._rows = []
         self._flush()
 
@@ -157,7 +181,7 @@ class SpooledRows(RowStream):
             for line in self._pending:
                 offsets.append(at)
                 at += len(line) + 1
-            data = ("\n".join(self._pending) + "\n").encode("ascii")
+            data = b"\n".join(self._pending) + b"\n"
             self._file.write(data)
             self._size += len(data)
             self._pending = []

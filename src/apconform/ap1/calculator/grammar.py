@@ -41,6 +41,7 @@ MAX_NUMBER_CHARS = 60
 _ALIASES = {"\u00d7": "*", "\u00f7": "/", "\u2212": "-"}
 _NUMBER = re.compile(r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_BLANKS = re.compile(r"[ \t\r\n]+")
 
 
 class CalcSyntaxError(Exception):
@@ -89,12 +90,13 @@ Node = Num | Name | Unary | Power | Chain | Call
 def _tokens(text: str) -> list[tuple[str, str, int]]:
     """(kind, text, position) triples; kinds are num, name and op."""
     out: list[tuple[str, str, int]] = []
-    i = 0
-    while i < len(text):
-        ch = _ALIASES.get(text[i], text[i])
+    i, end = 0, len(text)
+    while i < end:
+        ch = text[i]
         if ch in " \t\r\n":
-            i += 1
+            i = _BLANKS.match(text, i).end()  # type: ignore[union-attr]
             continue
+        ch = _ALIASES.get(ch, ch)
         if text.startswith("**", i):
             out.append(("op", "^", i))
             i += 2
@@ -146,8 +148,11 @@ class _Parser:
         return token
 
     def is_op(self, *symbols: str) -> bool:
-        token = self.peek()
-        return token is not None and token[0] == "op" and token[1] in symbols
+        index = self.index
+        if index >= len(self.tokens):
+            return False
+        token = self.tokens[index]
+        return token[0] == "op" and token[1] in symbols
 
     @staticmethod
     def deeper(depth: int) -> int:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Any
 
 from apconform.ap1.inputs.derivations.evaluation import evaluate, reference_intermediates
 from apconform.ap1.inputs.items import DeliveredContext, delivered_context
@@ -101,6 +102,8 @@ class ItemContext:
     negated: dict[Decimal, list[Candidate]] = field(default_factory=dict)
     negated_constants: dict[Decimal, list[Candidate]] = field(default_factory=dict)
     targets: tuple[tuple[str, Decimal], ...] = ()
+    resolutions: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    """Operand resolutions already made for this item (see ``resolve_operand``)."""
 
 
 def build_item(

@@ -39,7 +39,7 @@ from apconform.ap1.scoring.measures.provenance import (
     resolve_invocation,
 )
 from apconform.ap1.scoring.measures.reproducibility import parameter_echo
-from apconform.ap1.scoring.measures.tokens import Token, TokenAmbiguity, extract_tokens
+from apconform.ap1.scoring.measures.tokens import Token, TokenAmbiguity, text_tokens
 from apconform.ap1.scoring.measures.transcription import check_coverage, check_transcription
 from apconform.ap1.scoring.record import (
     ExecutionView,
@@ -118,13 +118,8 @@ def _tokens(text: str | None, figure: FigureResult, inputs: ScoringInputs) -> tu
         return figure.tokens
     rules = inputs.rules
     try:
-        return tuple(
-            extract_tokens(
-                text,
-                decimal_sep=rules.decimal_separator,
-                grouping_sep=rules.grouping_separator,
-                currencies=rules.currency_symbols,
-            )
+        return text_tokens(
+            text, rules.decimal_separator, rules.grouping_separator, tuple(rules.currency_symbols)
         )
     except TokenAmbiguity:
         return ()

@@ -117,8 +117,8 @@ def _optional_document(run_dir: Path, rel: str, model: Any, what: str) -> dict[s
     return dict(document)
 
 
-def _append(handle: Any, line: str) -> None:
-    handle.write((line + "\n").encode("utf-8"))
+def _append(handle: Any, line: bytes) -> None:
+    handle.write(line + b"\n")
 
 
 def score_transcript(

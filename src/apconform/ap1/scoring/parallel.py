@@ -83,13 +83,13 @@ def _score_block(start: int, end: int) -> Stretch | int:
     if claims is None:
         return len(lines)
     first_line, assumed = claims
-    out: list[str] = []
+    out: list[bytes] = []
     rescorer = Rescorer(_worker["inputs"], on_execution=lambda d: out.append(execution_line(d)))
     rescorer.start_stretch(first_line, assumed)
     for raw in lines:
         rescorer.add_line(raw)
-    text = "\n".join(out) + "\n" if out else ""
-    return rescorer.stretch(first_line, assumed, text.encode("utf-8"))
+    text = b"\n".join(out) + b"\n" if out else b""
+    return rescorer.stretch(first_line, assumed, text)
 
 
 def _blocks(path: Path) -> Iterator[tuple[int, int]]:

@@ -15,6 +15,8 @@ from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from typing import Any
 
+import orjson
+
 __all__ = ["ExecutionView", "RecordUnreadable", "ToolCallView", "read_execution"]
 
 _STATUSES = ("EXECUTED", "UNMEASURED", "UNOBSERVABLE", "VOID")
@@ -55,14 +57,35 @@ class ToolCallView:
         return None if self.return_raw is None else _result(self.return_raw)
 
 
+_INVALID = object()
+
+
+def _loads(raw: str) -> Any:
+    """``json.loads(raw)``, or ``_INVALID`` for a text it refuses.
+
+    orjson reads first unless the text has 512 or more opening brackets (the
+    standard decoder could run out of recursion there, and its error must
+    stay); what orjson refuses (NaN, a lone surrogate, a number out of range)
+    is read by the standard decoder, so the value is the standard one wherever
+    it matters: the callers read one string member, and orjson differs
+    otherwise only in reading an integer past 64 bits as a float.
+    """
+    if raw.count("[") + raw.count("{") < 512:
+        try:
+            return orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            pass
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return _INVALID
+
+
 @lru_cache(maxsize=8192)
 def _argument(raw: str, name: str) -> str | None:
     if len(raw) > _MAX_ARGUMENTS:
         return None
-    try:
-        value = json.loads(raw)
-    except ValueError:
-        return None
+    value = _loads(raw)
     if isinstance(value, dict) and isinstance(value.get(name), str):
         return str(value[name])
     return None
@@ -72,10 +95,7 @@ def _argument(raw: str, name: str) -> str | None:
 def _result(raw: str) -> Decimal | None:
     if len(raw) > _MAX_ARGUMENTS:
         return None
-    try:
-        value = json.loads(raw)
-    except ValueError:
-        return None
+    value = _loads(raw)
     text = value.get("result") if isinstance(value, dict) else None
     if not isinstance(text, str) or len(text) > 200:
         return None

@@ -18,6 +18,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from apconform.ap1.inputs.plan import plan_groups
 from apconform.ap1.scoring.adjudication.sheets import SheetRow
 from apconform.ap1.scoring.aggregate import Accumulator
@@ -45,17 +47,55 @@ def _refuse_constant(name: str) -> Any:
 _DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
 
 
+_SHAPE = bytes(
+    0x30 if 0x30 <= byte <= 0x39 else 0x5B if byte in (0x5B, 0x7B) else 0x2E for byte in range(256)
+)
+"""Maps ASCII digits to ``0``, ``[`` and ``{`` to ``[``, every other byte to ``.``."""
+_LONG_RUN = b"0" * 19
+_NESTING_SAFE = 512
+"""Fewer opening brackets than this: the standard decoder cannot run out of recursion."""
+
+
 def _parse_line(raw: bytes) -> Any:
-    """``json.loads(raw, parse_constant=_refuse_constant)``, without a new decoder per line."""
+    """``json.loads(raw, parse_constant=_refuse_constant)``: the same value or the same error.
+
+    orjson reads a line about three times faster and agrees with the standard
+    decoder on every text it accepts except integers outside 64 bits, which it
+    turns into floats, and nesting deeper than the standard decoder's
+    recursion allows, which it reads. A line with a run of 19 or more digits
+    anywhere (such an integer needs one), a line with 512 or more opening
+    brackets, and every line orjson refuses (invalid UTF-8 or JSON, a lone
+    surrogate, a byte order mark, NaN, a number out of range) go through the
+    standard decoder, whose value or message is then the one reported.
+    """
+    shape = raw.translate(_SHAPE)
+    if _LONG_RUN not in shape and shape.count(b"[") < _NESTING_SAFE:
+        try:
+            return orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            pass
     return _DECODER.decode(raw.decode(json.detect_encoding(raw), "surrogatepass"))
 
 
 _LINE_ENCODER = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
-def execution_line(document: dict[str, Any]) -> str:
-    """One line of executions.jsonl (sorted keys, UTF-8, no spaces; one encoder for all)."""
-    return _LINE_ENCODER.encode(document)
+def execution_line(document: dict[str, Any]) -> bytes:
+    """One line of executions.jsonl, without its newline: sorted keys, UTF-8, no spaces.
+
+    The bytes are those of ``json.dumps(document, sort_keys=True,
+    ensure_ascii=False, separators=(",", ":"))`` encoded as UTF-8; orjson
+    writes them about four times faster. The two agree on everything a score
+    row holds (strings, booleans, null, lists, objects with string keys; the
+    measures write every number as a string); whatever orjson refuses (a
+    non-string key, an integer past 64 bits, a lone surrogate, an unknown type)
+    goes through the standard encoder, which gives the same bytes or the same
+    error as before.
+    """
+    try:
+        return orjson.dumps(document, option=orjson.OPT_SORT_KEYS)
+    except orjson.JSONEncodeError:
+        return _LINE_ENCODER.encode(document).encode("utf-8")
 
 
 @dataclass

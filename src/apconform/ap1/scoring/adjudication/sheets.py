@@ -21,7 +21,7 @@ from typing import Any
 
 from apconform.ap1.scoring.context import ScoringInputs
 from apconform.ap1.scoring.measures.answers import ANSWER_OUTCOMES
-from apconform.core.spooled import RowStream
+from apconform.core.spooled import MappedRows, RowStream
 
 __all__ = [
     "ACCURACY_MARKS",
@@ -114,6 +114,10 @@ class SheetRow:
         self._inputs, self._seal_hash = inputs, seal_hash
         self._delivered: dict[str, str] = {}
 
+    def row_id(self, entry: dict[str, Any]) -> str:
+        """The blind id of the row made from ``entry`` (without making the row)."""
+        return _row_id(self._seal_hash, entry["cellKey"], entry["dimension"])
+
     def __call__(self, entry: dict[str, Any]) -> dict[str, Any]:
         inputs = self._inputs
         item = inputs.items[entry["itemId"]]
@@ -168,10 +172,13 @@ def _ordered(rows: Rows, scorer: int) -> Iterable[dict[str, Any]]:
     if isinstance(rows, list):
         return sorted(rows, key=_scorer_key(scorer))
     prefix = f"scorer-{scorer}:".encode()
+    if isinstance(rows, MappedRows) and isinstance(rows.convert, SheetRow):
+        ids: Iterable[str] = map(rows.convert.row_id, rows.source)  # the ids alone, no rows made
+    else:
+        ids = (row["rowId"] for row in rows)
     keys = [
-        int.from_bytes(hashlib.sha256(prefix + row["rowId"].encode()).digest(), "big") << 32
-        | position
-        for position, row in enumerate(rows)
+        int.from_bytes(hashlib.sha256(prefix + row_id.encode()).digest(), "big") << 32 | position
+        for position, row_id in enumerate(ids)
     ]
     keys.sort()
     return rows.at(key & 0xFFFFFFFF for key in keys)

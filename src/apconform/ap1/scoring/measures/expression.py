@@ -98,9 +98,13 @@ def _literals(node: Node) -> list[str]:
     return [o.literal for o in found]
 
 
+_CONTEXT = arithmetic_context(max_exponent=MAX_ADJUSTED_EXPONENT)
+"""Shared by every evaluation: operations only raise on its traps; its flags are never read."""
+
+
 class _Evaluator:
     def __init__(self, rounding: str, readings: Mapping[Decimal, Decimal] | None = None) -> None:
-        self.c = arithmetic_context(max_exponent=MAX_ADJUSTED_EXPONENT)
+        self.c = _CONTEXT
         self.rounding = rounding_mode(rounding)
         self.readings = readings or {}
         self.read: list[tuple[str, Decimal]] = []

@@ -17,7 +17,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from apconform.ap1.scoring.context import ItemContext, Rules
-from apconform.ap1.scoring.measures.tokens import Token, TokenAmbiguity, extract_tokens, parse_token
+from apconform.ap1.scoring.measures.tokens import Token, TokenAmbiguity, parse_token, text_tokens
 
 __all__ = [
     "AUTO_MATCH",
@@ -136,13 +136,8 @@ def identify_figure(
     if text is None or not text.strip():
         return FigureResult(UNMEASURABLE, "the final response has no text")
     try:
-        tokens = tuple(
-            extract_tokens(
-                text,
-                decimal_sep=rules.decimal_separator,
-                grouping_sep=rules.grouping_separator,
-                currencies=rules.currency_symbols,
-            )
+        tokens = text_tokens(
+            text, rules.decimal_separator, rules.grouping_separator, tuple(rules.currency_symbols)
         )
     except TokenAmbiguity as exc:
         return FigureResult(AMBIGUOUS, str(exc))

@@ -92,10 +92,33 @@ def _returns(value: Decimal, earlier: Sequence[EarlierReturn]) -> list[Candidate
     ]
 
 
+_RESOLUTIONS_KEPT = 4096
+
+
 def resolve_operand(
     operand: Operand, item: ItemContext, rules: Rules, earlier: Sequence[EarlierReturn]
 ) -> OperandResolution:
-    """Resolve one operand (see the module docstring for the ladder)."""
+    """Resolve one operand (see the module docstring for the ladder).
+
+    With no earlier return the resolution depends on the operand, the item and
+    the rules alone; repeats of an item write the same operands, so it is
+    kept on the item (with the rules it was made under) and shared.
+    """
+    if earlier:
+        return _resolve(operand, item, rules, earlier)
+    memo = item.resolutions
+    found = memo.get(operand)
+    if found is not None and found[0] is rules:
+        return found[1]  # type: ignore[no-any-return]
+    resolved = _resolve(operand, item, rules, earlier)
+    if len(memo) < _RESOLUTIONS_KEPT:
+        memo[operand] = (rules, resolved)
+    return resolved
+
+
+def _resolve(
+    operand: Operand, item: ItemContext, rules: Rules, earlier: Sequence[EarlierReturn]
+) -> OperandResolution:
     value = operand.value
     step1 = item.step1.get(value, [])
     step2 = item.step2.get(value, [])

@@ -24,6 +24,8 @@ from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from typing import Any
 
+import orjson
+
 from apconform.ap1.scoring.record import ExecutionView
 
 __all__ = [
@@ -56,28 +58,65 @@ def _same(sent: str, echoed_json: str) -> bool:
     return isinstance(echoed, str) and echoed == sent
 
 
-def _pairs(round_: dict[str, Any]) -> tuple[dict[str, str], dict[str, str]]:
-    request = round_.get("request")
-    response = round_.get("response")
+def _pairs(request: Any, response: dict[str, Any]) -> tuple[dict[str, str], dict[str, str]]:
     sent: dict[str, str] = {}
     echoed: dict[str, str] = {}
     for entry in request.get("samplingAsSent", ()) if isinstance(request, dict) else ():
         if isinstance(entry, dict) and isinstance(entry.get("sent"), str):
             sent[str(entry.get("name"))] = entry["sent"]
-    for entry in response.get("samplingEchoed", ()) if isinstance(response, dict) else ():
+    for entry in response.get("samplingEchoed", ()):
         if isinstance(entry, dict) and isinstance(entry.get("valueJson"), str):
             echoed[str(entry.get("name"))] = entry["valueJson"]
     return sent, echoed
 
 
+_ECHOES: dict[bytes, tuple[str, list[dict[str, str]]]] = {}
+"""Echo results by the JSON bytes of what they were computed from (bounded by _ECHOES_KEPT)."""
+_ECHOES_KEPT = 4096
+
+
 def parameter_echo(view: ExecutionView) -> dict[str, Any]:
-    """The echo status of one execution and its findings (each parameter once)."""
+    """The echo status of one execution and its findings (each parameter once).
+
+    Every execution of a run sends the same sampling parameters and a platform
+    usually echoes them the same way, so the result is memoised by the JSON
+    bytes of the rounds' sampling members as they are iterated (the only input
+    it has: a missing member and an empty list read alike); what orjson cannot
+    write is computed afresh, and a member that cannot be iterated raises as
+    before, each time.
+    """
+    rounds = []
+    for round_ in view.rounds:
+        response = round_.get("response")
+        if isinstance(response, dict):
+            request = round_.get("request")
+            rounds.append((request, response))
+    try:
+        key = orjson.dumps(
+            [
+                (
+                    request.get("samplingAsSent", ()) if isinstance(request, dict) else (),
+                    response.get("samplingEchoed", ()),
+                )
+                for request, response in rounds
+            ]
+        )
+    except orjson.JSONEncodeError:
+        key = None
+    found = _ECHOES.get(key) if key is not None else None
+    if found is None:
+        found = _echo(rounds)
+        if key is not None and len(_ECHOES) < _ECHOES_KEPT:
+            _ECHOES[key] = found
+    status, findings = found
+    return {"status": status, "findings": [dict(finding) for finding in findings]}
+
+
+def _echo(rounds: list[tuple[Any, dict[str, Any]]]) -> tuple[str, list[dict[str, str]]]:
     findings: dict[tuple[str, str], dict[str, str]] = {}
     compared = verified = 0
-    for round_ in view.rounds:
-        if not isinstance(round_.get("response"), dict):
-            continue
-        sent, echoed = _pairs(round_)
+    for request, response in rounds:
+        sent, echoed = _pairs(request, response)
         for name, value in sent.items():
             compared += 1
             if name not in echoed:
@@ -104,7 +143,7 @@ def parameter_echo(view: ExecutionView) -> dict[str, Any]:
         status = VERIFIED
     else:
         status = UNVERIFIED
-    return {"status": status, "findings": list(findings.values())}
+    return status, list(findings.values())
 
 
 def mechanism_class(

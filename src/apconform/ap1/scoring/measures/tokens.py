@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 
-__all__ = ["Token", "TokenAmbiguity", "extract_tokens", "parse_token"]
+__all__ = ["Token", "TokenAmbiguity", "extract_tokens", "parse_token", "text_tokens"]
 
 _SIGNS = "-+\u2212"
 
@@ -123,6 +123,34 @@ def extract_tokens(
     """Every figure in ``text``, in order; raises TokenAmbiguity for an ambiguous one."""
     pattern = _pattern(decimal_sep, grouping_sep, tuple(currencies))
     return [_token(m, decimal_sep, grouping_sep) for m in pattern.finditer(text)]
+
+
+_MEMO_CHARS = 2048
+"""Texts up to this length have their tokens memoised (8,192 of them at most)."""
+
+
+def text_tokens(
+    text: str, decimal_sep: str, grouping_sep: str | None, currencies: tuple[str, ...]
+) -> tuple[Token, ...]:
+    """``tuple(extract_tokens(...))``, memoised for short texts: answers repeat word for word."""
+    if len(text) > _MEMO_CHARS:
+        return tuple(_extract(text, decimal_sep, grouping_sep, currencies))
+    return _memo_tokens(text, decimal_sep, grouping_sep, currencies)
+
+
+@lru_cache(maxsize=8192)
+def _memo_tokens(
+    text: str, decimal_sep: str, grouping_sep: str | None, currencies: tuple[str, ...]
+) -> tuple[Token, ...]:
+    return tuple(_extract(text, decimal_sep, grouping_sep, currencies))
+
+
+def _extract(
+    text: str, decimal_sep: str, grouping_sep: str | None, currencies: tuple[str, ...]
+) -> list[Token]:
+    return extract_tokens(
+        text, decimal_sep=decimal_sep, grouping_sep=grouping_sep, currencies=currencies
+    )
 
 
 def parse_token(
