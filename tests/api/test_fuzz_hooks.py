@@ -1,0 +1,163 @@
+"""The fuzz hooks make a body's documents agree, for a share of positive cases only."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import schemathesis
+from conftest import call
+from fastapi import FastAPI
+from fuzz_hooks import REPAIRS, coherent, map_case, repaired_share
+from hypothesis import HealthCheck, given, settings
+from schemathesis.generation.modes import GenerationMode
+
+from apconform.core.canonical import sha256_text
+from apconform.core.files import load_path
+from apconform.resources import data_path
+
+
+def _vector_input(*parts: str) -> dict[str, Any]:
+    value = load_path(data_path("vectors", "ap1", *parts))["input"]
+    assert isinstance(value, dict)
+    return value
+
+
+def _in_share(body: dict[str, Any], member: str = "ap1Text") -> dict[str, Any]:
+    """``body`` with ``member`` suffixed until the body is one the hooks repair."""
+    for n in range(100):
+        candidate = {**body, member: f"{body[member]} {n}"}
+        if repaired_share(candidate):
+            return candidate
+    raise AssertionError("no variant in the repaired share")
+
+
+def _out_of_share(body: dict[str, Any], member: str = "ap1Text") -> dict[str, Any]:
+    for n in range(100):
+        candidate = {**body, member: f"{body[member]} {n}"}
+        if not repaired_share(candidate):
+            return candidate
+    raise AssertionError("no variant outside the repaired share")
+
+
+def _incoherent_render_request() -> dict[str, Any]:
+    """The base render-request vector with every cross-document relation broken."""
+    body = copy.deepcopy(_vector_input("inputs", "ap1-request-base.json"))
+    body["itemId"] = "no-such-item"
+    for entity in body["fixture"]["entities"]:
+        entity["id"] = entity["id"].upper()
+    body["questions"]["items"].append(copy.deepcopy(body["questions"]["items"][0]))
+    body["derivations"]["derivations"].pop()
+    return _in_share(body)
+
+
+def test_about_three_in_four_bodies_are_repaired() -> None:
+    shares = [repaired_share({"text": str(n)}) for n in range(1000)]
+    assert 700 <= sum(shares) <= 800
+    assert shares == [repaired_share({"text": str(n)}) for n in range(1000)]
+
+
+def test_a_broken_render_request_is_refused_then_answered_once_repaired(api: FastAPI) -> None:
+    body = _incoherent_render_request()
+    refused = call(api, "POST", "/v1/ap1/render-request", json_body=body)
+    assert refused.status == 422
+    repaired = coherent("/v1/ap1/render-request", body)
+    assert repaired is not body and body["itemId"] == "no-such-item"  # the input is not changed
+    answered = call(api, "POST", "/v1/ap1/render-request", json_body=repaired)
+    assert answered.status == 200, answered.json
+    # Agreement is derived from what was generated: the hash of the generated text, the
+    # generated entities and items, a duplicated item id made unique.
+    assert repaired["config"]["ap1"]["textSha256"] == sha256_text(body["ap1Text"])
+    entities = {e["id"] for e in repaired["fixture"]["entities"]}
+    assert entities == {e["id"] for e in body["fixture"]["entities"]}
+    items = repaired["questions"]["items"]
+    assert all(set(item["sourceEntities"]) <= entities for item in items)
+    ids = [item["id"] for item in items]
+    assert len(set(ids)) == len(ids) == 3
+    assert repaired["itemId"] in ids
+    assert [d["itemId"] for d in repaired["derivations"]["derivations"]] == ids
+
+
+def test_a_coherent_body_keeps_its_values(api: FastAPI) -> None:
+    body = _in_share(_vector_input("inputs", "ap1-request-base.json"), "condition")
+    body["condition"] = "base"
+    body = _in_share(body)
+    body["config"]["ap1"]["textSha256"] = sha256_text(body["ap1Text"])
+    assert repaired_share(body)
+    assert coherent("/v1/ap1/render-request", body) == body
+
+
+def test_a_body_outside_the_share_is_left_as_generated() -> None:
+    body = _out_of_share(_incoherent_render_request())
+    assert coherent("/v1/ap1/render-request", body) is body
+
+
+def test_kit_parse_gets_a_json_text_holding_the_generated_text(api: FastAPI) -> None:
+    body = _in_share({"text": "not JSON {"}, "text")
+    repaired = coherent("/v1/kit/parse", body)
+    assert json.loads(repaired["text"]) == body["text"]
+    answered = call(api, "POST", "/v1/kit/parse", json_body=repaired)
+    assert answered.status == 200, answered.json
+
+
+def test_a_configuration_s_own_relations_are_repaired(api: FastAPI) -> None:
+    config = _vector_input("inputs", "ap1-request-base.json")["config"]
+    config["transport"]["backoffInitialSeconds"] = "90"
+    config["transport"]["backoffMaxSeconds"] = "2"
+    pair = config["conditions"]
+    pair["instructionRemoved"][pair["varies"]] = pair["base"][pair["varies"]]
+    for probe in range(100):
+        config["transport"]["timeoutSeconds"] = f"{probe + 1}"
+        if repaired_share(config):
+            break
+    assert call(api, "POST", "/v1/ap1/validate-config", json_body=config).status == 422
+    repaired = coherent("/v1/ap1/validate-config", config)
+    assert repaired["transport"]["backoffInitialSeconds"] == "2"
+    assert repaired["transport"]["backoffMaxSeconds"] == "90"
+    answered = call(api, "POST", "/v1/ap1/validate-config", json_body=repaired)
+    assert answered.status == 200, answered.json
+
+
+SCHEMA = schemathesis.openapi.from_path(str(data_path("schemas", "openapi.json")))
+
+
+def _draw(mode: GenerationMode, count: int, test: Any) -> None:
+    operation = SCHEMA["/v1/ap1/render-request"]["POST"]
+    settings(max_examples=count, database=None, suppress_health_check=list(HealthCheck))(
+        given(operation.as_strategy(generation_mode=mode))(test)
+    )()
+
+
+def _hook(case: Any) -> Any:
+    return map_case(schemathesis.HookContext(operation=case.operation), case)
+
+
+def test_the_hook_repairs_a_positive_case() -> None:
+    broken = _incoherent_render_request()
+    seen: list[Any] = []
+
+    def test(case: Any) -> None:
+        case.body = copy.deepcopy(broken)  # schema-valid: the case stays positive
+        seen.append(_hook(case).body)
+
+    _draw(GenerationMode.POSITIVE, 1, test)
+    assert seen == [coherent("/v1/ap1/render-request", broken)]
+    assert seen[0] != broken
+
+
+def test_the_hook_leaves_every_negative_case_as_generated() -> None:
+    would_change: list[bool] = []
+
+    def test(case: Any) -> None:
+        assert case.meta.generation.mode == GenerationMode.NEGATIVE
+        before = copy.deepcopy(case.body)
+        would_change.append(coherent(case.operation.path, before) != before)
+        assert _hook(case).body == before
+
+    _draw(GenerationMode.NEGATIVE, 40, test)
+    assert any(would_change)  # a repair would have touched some of them
+
+
+def test_every_repaired_route_is_in_the_openapi_document() -> None:
+    assert set(REPAIRS) <= set(SCHEMA.raw_schema["paths"])
