@@ -13,7 +13,9 @@ from fuzz_hooks import REPAIRS, coherent, map_case, repaired_share
 from hypothesis import HealthCheck, given, settings
 from schemathesis.generation.modes import GenerationMode
 
-from apconform.core.canonical import sha256_text
+from apconform.ap1.seal.build import composite_hash
+from apconform.ap1.transcript.verify import verify_transcript_bytes
+from apconform.core.canonical import canonical_text, sha256_hex, sha256_text
 from apconform.core.files import load_path
 from apconform.resources import data_path
 
@@ -161,3 +163,48 @@ def test_the_hook_leaves_every_negative_case_as_generated() -> None:
 
 def test_every_repaired_route_is_in_the_openapi_document() -> None:
     assert set(REPAIRS) <= set(SCHEMA.raw_schema["paths"])
+
+
+def _rescore_body() -> dict[str, Any]:
+    """The profile vector's sealed run, its AP-1 text and one record edited (chain broken)."""
+    body = copy.deepcopy(_vector_input("report", "ap1-rpt-profile.json"))
+    body["records"][2]["recordedAt"] = "2000-01-01T00:00:00Z"
+    return _in_share(body)
+
+
+def _chain_holds(records: list[dict[str, Any]], seal_hash: str) -> bool:
+    text = "".join(canonical_text(r) + "\n" for r in records)
+    return verify_transcript_bytes(text.encode("utf-8"), seal_hash=seal_hash).ok
+
+
+def test_the_seal_and_the_chain_are_rebuilt_from_the_generated_documents(api: FastAPI) -> None:
+    body = _rescore_body()
+    original = _vector_input("report", "ap1-rpt-profile.json")
+    assert not _chain_holds(body["records"], body["seal"]["sealHash"])
+    repaired = coherent("/v1/ap1/rescore", body)
+    seal = repaired["seal"]
+    assert seal["ap1"]["textSha256"] == sha256_text(body["ap1Text"])
+    assert seal["inputs"]["config"]["sha256"] == sha256_hex(repaired["config"])
+    assert seal["sealHash"] == composite_hash(seal) != original["seal"]["sealHash"]
+    assert _chain_holds(repaired["records"], seal["sealHash"])
+    assert repaired["records"][2]["recordedAt"] == "2000-01-01T00:00:00Z"  # the edit is kept
+    assert call(api, "POST", "/v1/ap1/rescore", json_body=body).status == 422
+    answered = call(api, "POST", "/v1/ap1/rescore", json_body=repaired)
+    assert answered.status == 200, answered.json
+    integrity = answered.json["integrity"]
+    assert integrity["inputsMatchSeal"] is True
+    assert integrity["transcript"]["verified"] is True
+    assert integrity["transcript"]["sealHashes"] == [seal["sealHash"]]
+
+
+def test_a_transcript_text_is_rechained_line_by_line() -> None:
+    body = _rescore_body()
+    records = body.pop("records")
+    lines = [canonical_text(r) for r in records]
+    body["transcript"] = "\n".join([*lines[:3], "not a record", *lines[3:]]) + "\n"
+    body = _in_share(body)
+    repaired = coherent("/v1/ap1/score-transcript", body)
+    out = repaired["transcript"].split("\n")
+    assert out[3] == "not a record" and out[-1] == ""
+    rechained = [json.loads(line) for line in out[:3] + out[4:-1]]
+    assert _chain_holds(rechained, repaired["seal"]["sealHash"])
