@@ -36,6 +36,7 @@ from schemathesis.generation.modes import GenerationMode
 from apconform.ap1.inputs.config import load_config
 from apconform.ap1.inputs.derivations.checks import derivation_violations
 from apconform.ap1.inputs.items import load_fixture, load_questions, minimum_n_violations
+from apconform.ap1.inputs.plan import Cell
 from apconform.ap1.seal.build import composite_hash
 from apconform.ap1.transcript.chain import GENESIS, record_hash
 from apconform.core.canonical import canonical_text, sha256_hex, sha256_text
@@ -60,6 +61,11 @@ def repaired_share(body: Any) -> bool:
 def _pick(options: list[str], seed: str) -> str:
     """A deterministic choice among ``options``, steered by a generated value."""
     return options[hashlib.sha256(seed.encode("utf-8")).digest()[0] % len(options)]
+
+
+def _named(options: list[str], name: Any) -> str:
+    """``name`` when it is one of ``options``, else the option it picks."""
+    return name if name in options else _pick(options, str(name))
 
 
 def _decimal(text: Any) -> Decimal | None:
@@ -169,7 +175,7 @@ def _questions(questions: Any, entities: list[str], tool: str | None) -> list[Bo
     for item in items:
         named = item.get("sourceEntities")
         if isinstance(named, list) and entities:
-            pointed = [n if n in entities else _pick(entities, str(n)) for n in named]
+            pointed = [_named(entities, name) for name in named]
             item["sourceEntities"] = list(dict.fromkeys(pointed))
         if tool is not None:
             item["requiredOperation"] = tool
@@ -333,7 +339,24 @@ def _render_request(body: Body) -> None:
     items = run_inputs(body)
     ids = [item["id"] for item in items if isinstance(item.get("id"), str)]
     if ids:
-        body["itemId"] = _pick(ids, str(body.get("itemId")))
+        body["itemId"] = _named(ids, body.get("itemId"))
+
+
+def _execution(body: Body) -> None:
+    """The record is of an item of the questions, its cell key that of its cell."""
+    items = run_inputs(body)
+    record = body.get("record")
+    ids = [item["id"] for item in items if isinstance(item.get("id"), str)]
+    if not isinstance(record, dict) or not ids:
+        return
+    record["itemId"] = _named(ids, record.get("itemId"))
+    repeat = record.get("repeat")
+    if isinstance(record.get("condition"), str) and isinstance(repeat, str) and repeat.isdigit():
+        cell = Cell(record["condition"], record["itemId"], int(repeat))
+        record["cellKey"] = cell.key
+        verdict = body.get("verdict")
+        if isinstance(verdict, dict) and "cellKey" in verdict:
+            verdict["cellKey"] = cell.key
 
 
 def _kit_parse(body: Body) -> None:
@@ -349,9 +372,9 @@ REPAIRS: dict[str, Callable[[Body], None]] = {
     "/v1/ap1/render-request": _render_request,
     "/v1/ap1/adjudication-sheets": _records,
     "/v1/ap1/rescore": _records,
-    "/v1/ap1/score-execution": run_inputs,
+    "/v1/ap1/score-execution": _execution,
     "/v1/ap1/score-transcript": _transcript,
-    "/v1/ap1/compare-reference-execution": run_inputs,
+    "/v1/ap1/compare-reference-execution": _execution,
     "/v1/kit/parse": _kit_parse,
 }
 """The repair each operation's positive bodies get, by route."""

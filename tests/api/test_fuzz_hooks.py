@@ -208,3 +208,17 @@ def test_a_transcript_text_is_rechained_line_by_line() -> None:
     assert out[3] == "not a record" and out[-1] == ""
     rechained = [json.loads(line) for line in out[:3] + out[4:-1]]
     assert _chain_holds(rechained, repaired["seal"]["sealHash"])
+
+
+def test_an_execution_record_is_made_one_of_the_questions_cells(api: FastAPI) -> None:
+    body = _vector_input("execution-scores", "ap1-score-execution-computed.json")
+    body["record"]["itemId"] = "no-such-item"
+    body = _in_share(body)
+    assert call(api, "POST", "/v1/ap1/score-execution", json_body=body).status == 422
+    repaired = coherent("/v1/ap1/score-execution", body)
+    record = repaired["record"]
+    assert record["itemId"] in {item["id"] for item in repaired["questions"]["items"]}
+    assert record["cellKey"] == f"{record['condition']}/{record['itemId']}/{record['repeat']}"
+    answered = call(api, "POST", "/v1/ap1/score-execution", json_body=repaired)
+    assert answered.status == 200, answered.json
+    assert answered.json["cellKey"] == record["cellKey"]
