@@ -31,6 +31,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 import schemathesis
+from schemathesis import Case
 from schemathesis.generation.modes import GenerationMode
 
 from apconform.ap1.inputs.config import load_config
@@ -365,7 +366,7 @@ def _kit_parse(body: Body) -> None:
         body["text"] = json.dumps(body["text"])
 
 
-REPAIRS: dict[str, Callable[[Body], None]] = {
+REPAIRS: dict[str, Callable[[Body], object]] = {
     "/v1/ap1/validate-config": _validate_config,
     "/v1/ap1/derivation-findings": run_inputs,
     "/v1/ap1/seal-record": run_inputs,
@@ -391,7 +392,7 @@ def coherent(path: str, body: Any) -> Any:
 
 
 @schemathesis.hook
-def map_case(context: schemathesis.HookContext, case: schemathesis.Case) -> schemathesis.Case:
+def map_case(context: schemathesis.HookContext, case: Case[Any]) -> Case[Any]:
     """Repair a share of the positive cases of the operations in ``REPAIRS``."""
     meta = case.meta
     if meta is None or meta.generation.mode != GenerationMode.POSITIVE:
