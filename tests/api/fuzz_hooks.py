@@ -45,7 +45,7 @@ from apconform.core.errors import ApconformError
 from apconform.core.jsonload import loads
 from apconform.models.ap1 import Ap1DerivationSet
 
-__all__ = ["REPAIRS", "coherent", "repaired_share"]
+__all__ = ["REPAIRS", "coherent", "map_case", "repaired_share", "run_inputs"]
 
 Body = dict[str, Any]
 
