@@ -3,8 +3,9 @@
 Negative data rejection and response schema conformance are among the
 checks; the settings (seed, the operation routes' refusal statuses) come from
 tests/api/schemathesis.toml, the file the CI run against a real server uses
-too. The self-test plants a division by zero in a test-only route and shows
-the same machinery reports it.
+too, and so do the hooks (tests/api/fuzz_hooks.py) that make the documents of
+a share of positive bodies agree with each other. The self-test plants a
+division by zero in a test-only route and shows the same machinery reports it.
 
 In process the run is kept short (about half a minute on a 2-core machine):
 every operation gets its explicit examples, its coverage cases and
@@ -28,6 +29,7 @@ from typing import Any
 import pytest
 import schemathesis
 from fastapi import APIRouter
+from fuzz_hooks import REPAIRS  # registers the hooks .ci/fuzz-api loads too
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import CHECKS, load_all_checks
 from schemathesis.config import SchemathesisConfig
@@ -153,6 +155,7 @@ def test_schema_covers_every_route() -> None:
     assert labels == routes
     assert len(routes) >= 70
     assert {f"POST {path}" for path in HEAVY} <= routes
+    assert {f"POST {path}" for path in REPAIRS} <= routes
 
 
 @pytest.mark.skipif(bool(os.environ.get(PLANT)), reason="the self-test's inner run")

@@ -1,0 +1,402 @@
+"""Schemathesis hooks that make the documents of one generated body agree with each other.
+
+JSON Schema states what each document of a request may hold, not how the
+documents of one body relate: the AP-1 text's hash named by the configuration,
+the entities a question names in the fixture, one derivation per question, the
+item an operation is asked about. Random bodies almost never satisfy such a
+relation, so the kernel refuses every one of them and the fuzzer never reaches
+the operation's acceptance path (schemathesis then warns that the operation
+"mostly rejected generated data"). These hooks repair the relations of a
+*positive* case from what was generated (the hash is recomputed from the
+generated text, a question is pointed at one of the generated entities), using
+the kit's own functions, and leave every generated value they need not touch.
+
+Only positive cases are touched, and only a deterministic share of them (three
+in four, decided by a hash of the generated body), so the refusal branches are
+still fuzzed with schema-valid bodies. A negative case is never repaired: it
+must stay invalid for the negative data rejection check.
+
+Loaded by ``.ci/fuzz-api`` (``SCHEMATHESIS_HOOKS=tests.api.fuzz_hooks``, from the
+repository root) and imported by ``tests/api/test_api_fuzz.py``; see
+docs/api/fuzzing.md.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from collections.abc import Callable
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+import schemathesis
+from schemathesis import Case
+from schemathesis.generation.modes import GenerationMode
+
+from apconform.ap1.inputs.config import load_config
+from apconform.ap1.inputs.derivations.checks import derivation_violations
+from apconform.ap1.inputs.items import load_fixture, load_questions, minimum_n_violations
+from apconform.ap1.inputs.plan import Cell
+from apconform.ap1.seal.build import composite_hash
+from apconform.ap1.transcript.chain import GENESIS, record_hash
+from apconform.core.canonical import canonical_text, sha256_hex, sha256_text
+from apconform.core.errors import ApconformError
+from apconform.core.jsonload import loads
+from apconform.models.ap1 import Ap1DerivationSet
+
+__all__ = ["REPAIRS", "coherent", "map_case", "repaired_share", "run_inputs"]
+
+Body = dict[str, Any]
+
+SHARE = 4
+"""A positive body is repaired unless its hash is 0 modulo SHARE (three in four are)."""
+
+
+def repaired_share(body: Any) -> bool:
+    """Whether this generated body is one of the three in four that are made coherent."""
+    text = json.dumps(body, sort_keys=True, ensure_ascii=True, default=str)
+    return hashlib.sha256(text.encode("ascii")).digest()[0] % SHARE != 0
+
+
+def _pick(options: list[str], seed: str) -> str:
+    """A deterministic choice among ``options``, steered by a generated value."""
+    return options[hashlib.sha256(seed.encode("utf-8")).digest()[0] % len(options)]
+
+
+def _named(options: list[str], name: Any) -> str:
+    """``name`` when it is one of ``options``, else the option it picks."""
+    return name if name in options else _pick(options, str(name))
+
+
+def _decimal(text: Any) -> Decimal | None:
+    try:
+        return Decimal(text) if isinstance(text, str) else None
+    except InvalidOperation:
+        return None
+
+
+# --- the configuration: relations between its own members ---------------------------------
+
+
+def _transport(config: Body) -> None:
+    """Timeout above 0, multiplier at least 1, the longest wait at least the first."""
+    transport = config.get("transport")
+    if not isinstance(transport, dict):
+        return
+    timeout = _decimal(transport.get("timeoutSeconds"))
+    if timeout is not None and timeout <= 0:
+        transport["timeoutSeconds"] = str(timeout + 1)
+    multiplier = _decimal(transport.get("backoffMultiplier"))
+    if multiplier is not None and multiplier < 1:
+        transport["backoffMultiplier"] = str(multiplier + 1)
+    first = _decimal(transport.get("backoffInitialSeconds"))
+    most = _decimal(transport.get("backoffMaxSeconds"))
+    if first is not None and most is not None and most < first:
+        transport["backoffInitialSeconds"], transport["backoffMaxSeconds"] = (
+            transport["backoffMaxSeconds"],
+            transport["backoffInitialSeconds"],
+        )
+
+
+def _conditions(config: Body) -> None:
+    """The instruction-removed condition differs from the base in the declared quantity only."""
+    pair = config.get("conditions")
+    if not isinstance(pair, dict):
+        return
+    base, removed, varies = pair.get("base"), pair.get("instructionRemoved"), pair.get("varies")
+    if not isinstance(base, dict) or not isinstance(removed, dict):
+        return
+    for name in ("systemPrompt", "userPreamble", "tool", "toolChoice", "sampling"):
+        if name == varies:
+            continue
+        if name in base:
+            removed[name] = copy.deepcopy(base[name])
+        else:
+            removed.pop(name, None)
+    if varies in base and base.get(varies) == removed.get(varies):
+        # The instruction is what the base adds: the removed condition has none of it.
+        removed[varies] = "" if base[varies] else "instruction"
+
+
+def _config(config: Any) -> None:
+    if isinstance(config, dict):
+        _transport(config)
+        _conditions(config)
+
+
+# --- the run inputs: the documents of one body --------------------------------------------
+
+
+def _unique_ids(items: list[Any], key: str, limit: int) -> None:
+    """Make ``items[*][key]`` unique, keeping the first of each and suffixing the others."""
+    seen: set[str] = set()
+    for position, item in enumerate(items):
+        if not isinstance(item, dict) or not isinstance(item.get(key), str):
+            continue
+        value = item[key]
+        if value in seen:
+            suffix = f"_{position}"
+            value = value[: limit - len(suffix)] + suffix
+        seen.add(value)
+        item[key] = value
+
+
+def _field_form(field: Any) -> None:
+    """Exactly one of amount or label: the one the field's name picks, or its name as label."""
+    if not isinstance(field, dict):
+        return
+    present = [name for name in ("amount", "label") if name in field]
+    if len(present) == 2:
+        field.pop(_pick(present, str(field.get("name"))))
+    elif not present and isinstance(field.get("name"), str):
+        field["label"] = field["name"]
+
+
+def _fixture(fixture: Any) -> list[str]:
+    """Unique entity ids and field names; the fixture's entity ids."""
+    if not isinstance(fixture, dict) or not isinstance(fixture.get("entities"), list):
+        return []
+    entities = fixture["entities"]
+    _unique_ids(entities, "id", 64)
+    for entity in entities:
+        if isinstance(entity, dict) and isinstance(entity.get("fields"), list):
+            _unique_ids(entity["fields"], "name", 64)
+            for field in entity["fields"]:
+                _field_form(field)
+    return [e["id"] for e in entities if isinstance(e, dict) and isinstance(e.get("id"), str)]
+
+
+def _questions(questions: Any, entities: list[str], tool: str | None) -> list[Body]:
+    """Unique item ids, source entities of the fixture, the configured tool; the items."""
+    if not isinstance(questions, dict) or not isinstance(questions.get("items"), list):
+        return []
+    items = [item for item in questions["items"] if isinstance(item, dict)]
+    _unique_ids(items, "id", 64)
+    for item in items:
+        named = item.get("sourceEntities")
+        if isinstance(named, list) and entities:
+            pointed = [_named(entities, name) for name in named]
+            item["sourceEntities"] = list(dict.fromkeys(pointed))
+        if tool is not None:
+            item["requiredOperation"] = tool
+    return items
+
+
+def _underivable(derivation: Body, item: Body) -> None:
+    """The derivation and its question marked underivable, the derivation's steps dropped."""
+    item["derivable"] = False
+    derivation["derivable"] = False
+    for name in ("sourceFields", "constants", "intermediates"):
+        derivation[name] = []
+    derivation.pop("final", None)
+    if not derivation.get("reasonUnderivable"):
+        derivation["reasonUnderivable"] = item.get("text") or "not derivable"
+
+
+def _derivations(derivations: Any, items: list[Body]) -> list[Body]:
+    """One derivation per question, named after it, with the question's derivable flag."""
+    if not isinstance(derivations, dict) or not isinstance(derivations.get("derivations"), list):
+        return []
+    generated = [d for d in derivations["derivations"] if isinstance(d, dict)]
+    out: list[Body] = []
+    for position, item in enumerate(items):
+        if generated:
+            derivation = copy.deepcopy(generated[position % len(generated)])
+        else:
+            derivation = {"itemId": "", "derivable": False}
+            _underivable(derivation, item)
+        derivation["itemId"] = item.get("id")
+        derivation["derivable"] = item.get("derivable")
+        out.append(derivation)
+    derivations["derivations"] = out
+    return out
+
+
+def _derivation_checks(body: Body, items: list[Body], out: list[Body]) -> None:
+    """Every item whose derivation the seal-time checks refuse becomes underivable."""
+    try:
+        config = load_config(body.get("config"))
+        fixture = load_fixture(body.get("fixture"))
+        questions = load_questions(body.get("questions"))
+        derivations = Ap1DerivationSet.model_validate(body.get("derivations"))
+        problems = derivation_violations(derivations, questions, fixture, config)
+    except (ApconformError, ValueError):
+        for derivation, item in zip(out, items, strict=True):
+            if derivation.get("derivable"):
+                _underivable(derivation, item)
+        return
+    refused = {p.path.split("]")[0] for p in problems if p.path.startswith("$.derivations[")}
+    for position, (derivation, item) in enumerate(zip(out, items, strict=True)):
+        if f"$.derivations[{position}" in refused:
+            _underivable(derivation, item)
+
+
+def _claims(body: Body) -> None:
+    """Claim only the dimensions the question set has enough items for."""
+    try:
+        config = load_config(body.get("config"))
+        questions = load_questions(body.get("questions"))
+    except ApconformError:
+        return
+    short = {v.message.split(" ", 1)[0] for v in minimum_n_violations(questions, config)}
+    claimed = body["config"].get("dimensionsClaimed")
+    kept = [d for d in claimed if d not in short] if isinstance(claimed, list) else []
+    if short and kept:  # at least one claim stays (the schema's minimum)
+        body["config"]["dimensionsClaimed"] = kept
+
+
+def _tool_name(config: Any) -> str | None:
+    try:
+        return load_config(config).tool_name
+    except ApconformError:
+        return None
+
+
+def run_inputs(body: Body) -> list[Body]:
+    """Make config, fixture, questions, derivations and the AP-1 text agree; the items."""
+    _config(body.get("config"))
+    entities = _fixture(body.get("fixture"))
+    items = _questions(body.get("questions"), entities, _tool_name(body.get("config")))
+    out = _derivations(body.get("derivations"), items)
+    if out:
+        _derivation_checks(body, items, out)
+    if isinstance(body.get("config"), dict):
+        _claims(body)
+        citation = body["config"].get("ap1")
+        if isinstance(body.get("ap1Text"), str) and isinstance(citation, dict):
+            citation["textSha256"] = sha256_text(body["ap1Text"])
+    return items
+
+
+# --- the seal and the transcript: digests of the other documents, the hash chain ----------
+
+
+def _seal(body: Body) -> str | None:
+    """The seal names the body's AP-1 text and documents by their digests; its sealHash."""
+    seal = body.get("seal")
+    if not isinstance(seal, dict):
+        return None
+    citation, named = seal.get("ap1"), seal.get("inputs")
+    if isinstance(citation, dict) and isinstance(body.get("ap1Text"), str):
+        citation["textSha256"] = sha256_text(body["ap1Text"])
+    if isinstance(named, dict):
+        for name in ("config", "fixture", "questions", "derivations"):
+            if isinstance(named.get(name), dict) and name in body:
+                named[name]["sha256"] = sha256_hex(body[name])
+    seal["sealHash"] = composite_hash(seal)
+    return str(seal["sealHash"])
+
+
+def _rechain(records: list[Any], seal_hash: str | None) -> None:
+    """Number the records that are objects in order and link each to the one before."""
+    previous = GENESIS
+    for seq, record in enumerate(r for r in records if isinstance(r, dict)):
+        record["seq"] = str(seq)
+        record["prevSha256"] = previous
+        if seal_hash is not None:
+            record["sealHash"] = seal_hash
+        record["sha256"] = record_hash(record)
+        previous = record["sha256"]
+
+
+def _records(body: Body) -> None:
+    """A transcript given as a list of records: the seal's digests, then the chain."""
+    run_inputs(body)
+    seal_hash = _seal(body)
+    if isinstance(body.get("records"), list):
+        _rechain(body["records"], seal_hash)
+
+
+def _transcript(body: Body) -> None:
+    """A transcript given as JSON-lines text: the lines that are objects re-chained."""
+    run_inputs(body)
+    seal_hash = _seal(body)
+    text = body.get("transcript")
+    if not isinstance(text, str):
+        return
+    lines = text.split("\n")
+    parsed: list[Any] = []
+    for line in lines:
+        try:
+            parsed.append(loads(line, source="a transcript line"))
+        except ApconformError:  # not JSON, or beyond the loader's bounds: kept as generated
+            parsed.append(line)
+    _rechain(parsed, seal_hash)
+    body["transcript"] = "\n".join(
+        canonical_text(p) if isinstance(p, dict) else line
+        for p, line in zip(parsed, lines, strict=True)
+    )
+
+
+# --- per operation -----------------------------------------------------------------------
+
+
+def _validate_config(body: Body) -> None:
+    _config(body)
+
+
+def _render_request(body: Body) -> None:
+    items = run_inputs(body)
+    ids = [item["id"] for item in items if isinstance(item.get("id"), str)]
+    if ids:
+        body["itemId"] = _named(ids, body.get("itemId"))
+
+
+def _execution(body: Body) -> None:
+    """The record is of an item of the questions, its cell key that of its cell."""
+    items = run_inputs(body)
+    record = body.get("record")
+    ids = [item["id"] for item in items if isinstance(item.get("id"), str)]
+    if not isinstance(record, dict) or not ids:
+        return
+    record["itemId"] = _named(ids, record.get("itemId"))
+    repeat = record.get("repeat")
+    if isinstance(record.get("condition"), str) and isinstance(repeat, str) and repeat.isdigit():
+        cell = Cell(record["condition"], record["itemId"], int(repeat))
+        record["cellKey"] = cell.key
+        verdict = body.get("verdict")
+        if isinstance(verdict, dict) and "cellKey" in verdict:
+            verdict["cellKey"] = cell.key
+
+
+def _kit_parse(body: Body) -> None:
+    """The generated text as a JSON text: a string literal holding it (kit.parse then answers)."""
+    if isinstance(body.get("text"), str):
+        body["text"] = json.dumps(body["text"])
+
+
+REPAIRS: dict[str, Callable[[Body], object]] = {
+    "/v1/ap1/validate-config": _validate_config,
+    "/v1/ap1/derivation-findings": run_inputs,
+    "/v1/ap1/seal-record": run_inputs,
+    "/v1/ap1/render-request": _render_request,
+    "/v1/ap1/adjudication-sheets": _records,
+    "/v1/ap1/rescore": _records,
+    "/v1/ap1/score-execution": _execution,
+    "/v1/ap1/score-transcript": _transcript,
+    "/v1/ap1/compare-reference-execution": _execution,
+    "/v1/kit/parse": _kit_parse,
+}
+"""The repair each operation's positive bodies get, by route."""
+
+
+def coherent(path: str, body: Any) -> Any:
+    """``body`` with its documents made to agree (a repaired copy), or ``body`` itself."""
+    repair = REPAIRS.get(path)
+    if repair is None or not isinstance(body, dict) or not repaired_share(body):
+        return body
+    out = copy.deepcopy(body)
+    repair(out)
+    return out
+
+
+@schemathesis.hook
+def map_case(context: schemathesis.HookContext, case: Case[Any]) -> Case[Any]:
+    """Repair a share of the positive cases of the operations in ``REPAIRS``."""
+    meta = case.meta
+    if meta is None or meta.generation.mode != GenerationMode.POSITIVE:
+        return case
+    if case.operation.path in REPAIRS and case.body is not None:
+        case.body = coherent(case.operation.path, case.body)
+    return case

@@ -1,0 +1,224 @@
+"""The fuzz hooks make a body's documents agree, for a share of positive cases only."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import schemathesis
+from conftest import call
+from fastapi import FastAPI
+from fuzz_hooks import REPAIRS, coherent, map_case, repaired_share
+from hypothesis import HealthCheck, given, settings
+from schemathesis.generation.modes import GenerationMode
+
+from apconform.ap1.seal.build import composite_hash
+from apconform.ap1.transcript.verify import verify_transcript_bytes
+from apconform.core.canonical import canonical_text, sha256_hex, sha256_text
+from apconform.core.files import load_path
+from apconform.resources import data_path
+
+
+def _vector_input(*parts: str) -> dict[str, Any]:
+    value = load_path(data_path("vectors", "ap1", *parts))["input"]
+    assert isinstance(value, dict)
+    return value
+
+
+def _in_share(body: dict[str, Any], member: str = "ap1Text") -> dict[str, Any]:
+    """``body`` with ``member`` suffixed until the body is one the hooks repair."""
+    for n in range(100):
+        candidate = {**body, member: f"{body[member]} {n}"}
+        if repaired_share(candidate):
+            return candidate
+    raise AssertionError("no variant in the repaired share")
+
+
+def _out_of_share(body: dict[str, Any], member: str = "ap1Text") -> dict[str, Any]:
+    for n in range(100):
+        candidate = {**body, member: f"{body[member]} {n}"}
+        if not repaired_share(candidate):
+            return candidate
+    raise AssertionError("no variant outside the repaired share")
+
+
+def _incoherent_render_request() -> dict[str, Any]:
+    """The base render-request vector with every cross-document relation broken."""
+    body = copy.deepcopy(_vector_input("inputs", "ap1-request-base.json"))
+    body["itemId"] = "no-such-item"
+    for entity in body["fixture"]["entities"]:
+        entity["id"] = entity["id"].upper()
+    body["questions"]["items"].append(copy.deepcopy(body["questions"]["items"][0]))
+    body["derivations"]["derivations"].pop()
+    return _in_share(body)
+
+
+def test_about_three_in_four_bodies_are_repaired() -> None:
+    shares = [repaired_share({"text": str(n)}) for n in range(1000)]
+    assert 700 <= sum(shares) <= 800
+    assert shares == [repaired_share({"text": str(n)}) for n in range(1000)]
+
+
+def test_a_broken_render_request_is_refused_then_answered_once_repaired(api: FastAPI) -> None:
+    body = _incoherent_render_request()
+    refused = call(api, "POST", "/v1/ap1/render-request", json_body=body)
+    assert refused.status == 422
+    repaired = coherent("/v1/ap1/render-request", body)
+    assert repaired is not body and body["itemId"] == "no-such-item"  # the input is not changed
+    answered = call(api, "POST", "/v1/ap1/render-request", json_body=repaired)
+    assert answered.status == 200, answered.json
+    # Agreement is derived from what was generated: the hash of the generated text, the
+    # generated entities and items, a duplicated item id made unique.
+    assert repaired["config"]["ap1"]["textSha256"] == sha256_text(body["ap1Text"])
+    entities = {e["id"] for e in repaired["fixture"]["entities"]}
+    assert entities == {e["id"] for e in body["fixture"]["entities"]}
+    items = repaired["questions"]["items"]
+    assert all(set(item["sourceEntities"]) <= entities for item in items)
+    ids = [item["id"] for item in items]
+    assert len(set(ids)) == len(ids) == 3
+    assert repaired["itemId"] in ids
+    assert [d["itemId"] for d in repaired["derivations"]["derivations"]] == ids
+
+
+def test_a_coherent_body_keeps_its_values(api: FastAPI) -> None:
+    body = _in_share(_vector_input("inputs", "ap1-request-base.json"), "condition")
+    body["condition"] = "base"
+    body = _in_share(body)
+    body["config"]["ap1"]["textSha256"] = sha256_text(body["ap1Text"])
+    assert repaired_share(body)
+    assert coherent("/v1/ap1/render-request", body) == body
+
+
+def test_a_body_outside_the_share_is_left_as_generated() -> None:
+    body = _out_of_share(_incoherent_render_request())
+    assert coherent("/v1/ap1/render-request", body) is body
+
+
+def test_kit_parse_gets_a_json_text_holding_the_generated_text(api: FastAPI) -> None:
+    body = _in_share({"text": "not JSON {"}, "text")
+    repaired = coherent("/v1/kit/parse", body)
+    assert json.loads(repaired["text"]) == body["text"]
+    answered = call(api, "POST", "/v1/kit/parse", json_body=repaired)
+    assert answered.status == 200, answered.json
+
+
+def test_a_configuration_s_own_relations_are_repaired(api: FastAPI) -> None:
+    config = _vector_input("inputs", "ap1-request-base.json")["config"]
+    config["transport"]["backoffInitialSeconds"] = "90"
+    config["transport"]["backoffMaxSeconds"] = "2"
+    pair = config["conditions"]
+    pair["instructionRemoved"][pair["varies"]] = pair["base"][pair["varies"]]
+    for probe in range(100):
+        config["transport"]["timeoutSeconds"] = f"{probe + 1}"
+        if repaired_share(config):
+            break
+    assert call(api, "POST", "/v1/ap1/validate-config", json_body=config).status == 422
+    repaired = coherent("/v1/ap1/validate-config", config)
+    assert repaired["transport"]["backoffInitialSeconds"] == "2"
+    assert repaired["transport"]["backoffMaxSeconds"] == "90"
+    answered = call(api, "POST", "/v1/ap1/validate-config", json_body=repaired)
+    assert answered.status == 200, answered.json
+
+
+SCHEMA = schemathesis.openapi.from_path(str(data_path("schemas", "openapi.json")))
+
+
+def _draw(mode: GenerationMode, count: int, test: Any) -> None:
+    operation = SCHEMA["/v1/ap1/render-request"]["POST"]
+    settings(max_examples=count, database=None, suppress_health_check=list(HealthCheck))(
+        given(operation.as_strategy(generation_mode=mode))(test)
+    )()
+
+
+def _hook(case: Any) -> Any:
+    return map_case(schemathesis.HookContext(operation=case.operation), case)
+
+
+def test_the_hook_repairs_a_positive_case() -> None:
+    broken = _incoherent_render_request()
+    seen: list[Any] = []
+
+    def test(case: Any) -> None:
+        case.body = copy.deepcopy(broken)  # schema-valid: the case stays positive
+        seen.append(_hook(case).body)
+
+    _draw(GenerationMode.POSITIVE, 1, test)
+    assert seen == [coherent("/v1/ap1/render-request", broken)]
+    assert seen[0] != broken
+
+
+def test_the_hook_leaves_every_negative_case_as_generated() -> None:
+    would_change: list[bool] = []
+
+    def test(case: Any) -> None:
+        assert case.meta.generation.mode == GenerationMode.NEGATIVE
+        before = copy.deepcopy(case.body)
+        would_change.append(coherent(case.operation.path, before) != before)
+        assert _hook(case).body == before
+
+    _draw(GenerationMode.NEGATIVE, 40, test)
+    assert any(would_change)  # a repair would have touched some of them
+
+
+def test_every_repaired_route_is_in_the_openapi_document() -> None:
+    assert set(REPAIRS) <= set(SCHEMA.raw_schema["paths"])
+
+
+def _rescore_body() -> dict[str, Any]:
+    """The profile vector's sealed run, its AP-1 text and one record edited (chain broken)."""
+    body = copy.deepcopy(_vector_input("report", "ap1-rpt-profile.json"))
+    body["records"][2]["recordedAt"] = "2000-01-01T00:00:00Z"
+    return _in_share(body)
+
+
+def _chain_holds(records: list[dict[str, Any]], seal_hash: str) -> bool:
+    text = "".join(canonical_text(r) + "\n" for r in records)
+    return verify_transcript_bytes(text.encode("utf-8"), seal_hash=seal_hash).ok
+
+
+def test_the_seal_and_the_chain_are_rebuilt_from_the_generated_documents(api: FastAPI) -> None:
+    body = _rescore_body()
+    original = _vector_input("report", "ap1-rpt-profile.json")
+    assert not _chain_holds(body["records"], body["seal"]["sealHash"])
+    repaired = coherent("/v1/ap1/rescore", body)
+    seal = repaired["seal"]
+    assert seal["ap1"]["textSha256"] == sha256_text(body["ap1Text"])
+    assert seal["inputs"]["config"]["sha256"] == sha256_hex(repaired["config"])
+    assert seal["sealHash"] == composite_hash(seal) != original["seal"]["sealHash"]
+    assert _chain_holds(repaired["records"], seal["sealHash"])
+    assert repaired["records"][2]["recordedAt"] == "2000-01-01T00:00:00Z"  # the edit is kept
+    assert call(api, "POST", "/v1/ap1/rescore", json_body=body).status == 422
+    answered = call(api, "POST", "/v1/ap1/rescore", json_body=repaired)
+    assert answered.status == 200, answered.json
+    integrity = answered.json["integrity"]
+    assert integrity["inputsMatchSeal"] is True
+    assert integrity["transcript"]["verified"] is True
+    assert integrity["transcript"]["sealHashes"] == [seal["sealHash"]]
+
+
+def test_a_transcript_text_is_rechained_line_by_line() -> None:
+    body = _rescore_body()
+    records = body.pop("records")
+    lines = [canonical_text(r) for r in records]
+    body["transcript"] = "\n".join([*lines[:3], "not a record", *lines[3:]]) + "\n"
+    body = _in_share(body)
+    repaired = coherent("/v1/ap1/score-transcript", body)
+    out = repaired["transcript"].split("\n")
+    assert out[3] == "not a record" and out[-1] == ""
+    rechained = [json.loads(line) for line in out[:3] + out[4:-1]]
+    assert _chain_holds(rechained, repaired["seal"]["sealHash"])
+
+
+def test_an_execution_record_is_made_one_of_the_questions_cells(api: FastAPI) -> None:
+    body = _vector_input("execution-scores", "ap1-score-execution-computed.json")
+    body["record"]["itemId"] = "no-such-item"
+    body = _in_share(body)
+    assert call(api, "POST", "/v1/ap1/score-execution", json_body=body).status == 422
+    repaired = coherent("/v1/ap1/score-execution", body)
+    record = repaired["record"]
+    assert record["itemId"] in {item["id"] for item in repaired["questions"]["items"]}
+    assert record["cellKey"] == f"{record['condition']}/{record['itemId']}/{record['repeat']}"
+    answered = call(api, "POST", "/v1/ap1/score-execution", json_body=repaired)
+    assert answered.status == 200, answered.json
+    assert answered.json["cellKey"] == record["cellKey"]
