@@ -18,6 +18,7 @@ reference instrument's caret-precedence erratum).
 from __future__ import annotations
 
 import decimal
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
@@ -25,6 +26,8 @@ from functools import lru_cache
 
 from apconform.ap1.calculator.evaluator import MAX_ADJUSTED_EXPONENT, MAX_EXPONENT, MAX_ROUND_PLACES
 from apconform.ap1.calculator.grammar import (
+    MAX_EXPRESSION_CHARS,
+    CalcSyntaxError,
     Call,
     Chain,
     Name,
@@ -194,13 +197,31 @@ class _Evaluator:
         raise EvaluationFailed(f"{name} with {len(args)} argument(s) is not evaluated")
 
 
-@lru_cache(maxsize=8192)
+_BLANK_RUN = re.compile(r"[ \t\r\n]+")
+"""The calculator's white space (``grammar._BLANKS``): it only separates tokens."""
+
+
 def analyse(expression: str, rounding: str) -> Analysed:
     """Parse and evaluate; raise CalcSyntaxError when the expression cannot be read at all.
 
-    Results are memoised: repeats of an item submit the same expressions, and
-    the analysis of a text under a rounding mode never changes.
+    Results are memoised by the expression's tokens: the tokenizer skips a run
+    of white space in one step wherever it is, so every text that differs from
+    another only in its runs of white space (one or more of space, tab, CR, LF)
+    has the same tokens, the same tree and so the same analysis; the text with
+    each run written as one space and none at the ends stands for them all.
+    Only an error message depends on the white space (it names positions), so
+    a text that cannot be parsed is parsed again as written for its own message.
     """
+    if len(expression) > MAX_EXPRESSION_CHARS:
+        return _analyse(expression, rounding)  # refused for its length, as written
+    try:
+        return _analyse(_BLANK_RUN.sub(" ", expression).strip(" "), rounding)
+    except CalcSyntaxError:
+        return _analyse(expression, rounding)
+
+
+@lru_cache(maxsize=8192)
+def _analyse(expression: str, rounding: str) -> Analysed:
     tree = parse(expression)
     operands: list[Operand] = []
     precision: list[str] = []
