@@ -1,8 +1,8 @@
 """A long run's listings go to temporary files and its sheets are sorted from disk: same bytes.
 
 The demo run is small, so the threshold is lowered to a few rows: every
-listing (audit, altered, ungoverned, non-outcome cells, routed rows) then
-lives in a temporary file, the sheets are ordered by their per-row keys and
+listing (audit, altered, ungoverned, non-outcome cells, routed rows) and the
+D2 digests then live in temporary files, the sheets are ordered by their per-row keys and
 read back by offset, and with workers the two scorers' sheets are written by
 forked processes. The files must equal the demo's own report byte for byte.
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ from apconform.ap1.inputs.plan import plan_cells, plan_groups
 from apconform.ap1.scoring import compare_reports, score_run
 from apconform.ap1.scoring import parallel as parallel_scoring
 from apconform.ap1.scoring.tally import CellTally
-from apconform.core import spooled
+from apconform.core import distinct, spooled
 from apconform.core.errors import ApconformError
 from apconform.core.spooled import RowStream, SpooledRows
 
@@ -27,19 +28,34 @@ from apconform.core.spooled import RowStream, SpooledRows
 @pytest.fixture
 def spill_early(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(spooled, "MEMORY_ROWS", 3)
+    monkeypatch.setattr(distinct, "MEMORY_VALUES", 3)
     monkeypatch.setattr(parallel_scoring, "_BLOCK", 30_000)
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_spooled_listings_write_the_demo_report_bytes(
-    demo: tuple[Path, str], tmp_path: Path, spill_early: None, jobs: int
+    demo: tuple[Path, str],
+    tmp_path: Path,
+    spill_early: None,
+    jobs: int,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     run_dir, _ = demo
+    counted_from_files: list[int] = []
+    count_files = distinct.DistinctCounter._count_files
+
+    def spy(counter: distinct.DistinctCounter) -> Counter[bytes]:
+        counts = count_files(counter)
+        counted_from_files.append(sum(counts.values()))
+        return counts
+
+    monkeypatch.setattr(distinct.DistinctCounter, "_count_files", spy)
     scored = score_run(run_dir, tmp_path / "out", jobs=jobs)
     assert compare_reports(run_dir / "report", scored.output_dir) == []
     document = scored.report.document
     audit = document["operandProvenance"]["audit"]
     assert isinstance(audit, SpooledRows) and audit.spilled and len(audit) > 3
+    assert counted_from_files  # the D2 counts were read back from the temporary files
     written = json.loads((scored.output_dir / "score-report.json").read_text(encoding="utf-8"))
     assert scored.report.plain_document() == written
     assert isinstance(scored.report.sheet_rows, RowStream)

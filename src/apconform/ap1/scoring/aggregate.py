@@ -1,7 +1,8 @@
 """Accumulating execution scores into counts per item and condition, in one pass, in bounded memory.
 
 The accumulator keeps counters per (item, condition), the distinct D2 values
-per surface, and only the lists a reader must see in full: the
+per item, condition and surface (as digests, moved to temporary files past a
+threshold when spooled), and only the lists a reader must see in full: the
 originated-operand audit, altered transcriptions, ungoverned releases, the
 non-outcome cells and the rows routed to human scorers. Nothing depends on
 anything but the order of the records, so the same transcript always yields
@@ -19,6 +20,8 @@ from typing import Any
 
 from apconform.ap1.scoring.execution import ExecutionScore
 from apconform.ap1.scoring.measures.operation import WRONG
+from apconform.core import distinct
+from apconform.core.distinct import DistinctCounter
 from apconform.core.spooled import SpooledRows
 
 __all__ = ["LISTINGS", "Accumulator", "Cell", "Rows"]
@@ -52,10 +55,6 @@ class Cell:
     answers: Counter[str] = field(default_factory=Counter)
     echo: Counter[str] = field(default_factory=Counter)
     successful: int = 0
-    surfaces: dict[str, set[bytes]] = field(
-        default_factory=lambda: {"figures": set(), "toolArguments": set(), "prose": set()}
-    )
-    """SHA-256 digests of the distinct values (only their number is reported)."""
 
     def merge(self, other: Cell) -> None:
         """Add the counts of a later stretch (Counter keys keep first-seen order)."""
@@ -65,8 +64,6 @@ class Cell:
                 mine.update(theirs)
             elif isinstance(mine, int):
                 setattr(self, spec.name, mine + theirs)
-        for name, values in other.surfaces.items():
-            self.surfaces[name] |= values
 
 
 def _split(score: ExecutionScore) -> str:
@@ -98,11 +95,14 @@ class Accumulator:
     unreadable: list[dict[str, str]] = field(default_factory=list)
     interpretive: dict[str, tuple[str, str]] = field(default_factory=dict)
     """item id -> (dimension, class) for items of D5 or D6, whose answers people judge."""
+    distinct: DistinctCounter = field(default_factory=DistinctCounter)
+    """SHA-256 digests of the distinct D2 values by (item, condition, surface); only their
+    number is reported (:meth:`distinct_values`)."""
 
     @classmethod
     def spooled(cls, directory: str | None = None) -> Accumulator:
         """An accumulator whose listings move to temporary files as they grow (flat memory)."""
-        acc = cls()
+        acc = cls(distinct=DistinctCounter(directory, distinct.MEMORY_VALUES))
         for name in LISTINGS:
             setattr(acc, name, SpooledRows(directory))
         return acc
@@ -113,6 +113,12 @@ class Accumulator:
             rows = getattr(self, name)
             if isinstance(rows, SpooledRows):
                 rows.close()
+        self.distinct.close()
+
+    def distinct_values(self, item_id: str, condition: str, surface: str) -> int:
+        """How many distinct values the executions of an item under a condition gave on a
+        surface (D2)."""
+        return self.distinct.count((item_id, condition, surface))
 
     def cell(self, item_id: str, condition: str) -> Cell:
         key = (item_id, condition)
@@ -155,7 +161,10 @@ class Accumulator:
         if score.surfaces is not None:
             cell.successful += 1
             for name, value in score.surfaces.items():
-                cell.surfaces[name].add(hashlib.sha256(value.encode("utf-8")).digest())
+                self.distinct.add(
+                    (view.item_id, view.condition, name),
+                    hashlib.sha256(value.encode("utf-8")).digest(),
+                )
         if answer["adjudication"]:
             self.routed.append(_routed_row(score, "D1", answer["reason"]))
         tagged = self.interpretive.get(view.item_id)
@@ -240,6 +249,7 @@ class Accumulator:
             self.cell(*key).merge(cell)
         for name in (*LISTINGS, "unreadable"):
             getattr(self, name).extend(getattr(other, name))
+        self.distinct.merge(other.distinct)
         self.findings.update(other.findings)
         self.echo_findings.update(other.echo_findings)
         self.self_reports += other.self_reports

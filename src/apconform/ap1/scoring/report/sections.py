@@ -358,7 +358,7 @@ def reproducibility_section(acc: Accumulator, inputs: ScoringInputs) -> dict[str
             executed = sum(cell.echo.values())
             verified = executed > 0 and cell.echo["VERIFIED"] == executed
             for surface in _SURFACES:
-                distinct = len(cell.surfaces[surface])
+                distinct = acc.distinct_values(item, condition, surface)
                 klass, reason = mechanism_class(
                     cell.successful,
                     distinct,
