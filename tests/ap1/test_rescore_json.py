@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from apconform.ap1.scoring.record import ToolCallView
+from apconform.ap1.scoring.execution import _json_strings
+from apconform.ap1.scoring.record import ExecutionView, ToolCallView
 from apconform.ap1.scoring.rescoring import _parse_line, execution_line
 
 
@@ -113,3 +114,36 @@ def test_a_call_return_reads_as_before() -> None:
     assert _call("{}", '{"result":"1", "x": Infinity}').result() == Decimal("1")
     assert _call("{}", '{"error":"division by zero"}').result() is None
     assert _call("{}", None).result() is None
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        [],
+        ["52.21"],
+        ["-0.5", "1200"],
+        ['{"expression": "(2860.75 * 21.9) / 100 / 12"}', '{"expression": "a\\\\b"}'],
+        ["\x00\x1f\x7f", "é \u2028", "\ud800", "\U0001f600", ""],
+    ],
+)
+def test_a_d2_surface_is_written_as_json_dumps_writes_it(values: list[str]) -> None:
+    assert _json_strings(values) == json.dumps(values)
+
+
+def test_the_d2_surfaces_of_a_list_of_strings() -> None:
+    assert _json_strings(["1", "2.5"]) == '["1", "2.5"]'
+    assert _json_strings(['{"x": "\u00e9"}']) == '["{\\"x\\": \\"\\u00e9\\"}"]'
+
+
+def test_the_last_body_is_the_last_response_with_a_body_text() -> None:
+    def view(*rounds: dict[str, Any]) -> ExecutionView:
+        return ExecutionView(
+            "c", "base", "i", "1", "EXECUTED", None, "stop", None, True, True, (), rounds
+        )
+
+    first = {"response": {"bodyText": "first"}}
+    second = {"response": {"bodyText": "second"}}
+    assert view(first, second, {"response": None}, {}).last_body() == "second"
+    assert view(first, {"response": {"bodyText": 7}}).last_body() == "first"
+    assert view({"response": {}}).last_body() is None
+    assert view().last_body() is None

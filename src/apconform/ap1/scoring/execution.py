@@ -9,10 +9,10 @@ answer-level composition. It writes nothing and keeps no state between calls.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from json.encoder import encode_basestring_ascii
 from typing import Any
 
 from apconform.ap1.calculator.grammar import CalcSyntaxError
@@ -205,11 +205,16 @@ def _read_returns(
     return value, [noisy[v][0] if v in noisy else v for v in operand_values], readings
 
 
+def _json_strings(values: list[str]) -> str:
+    """``json.dumps(values)`` for a list of strings: each string's ASCII JSON, ", " between."""
+    return "[" + ", ".join(map(encode_basestring_ascii, values)) + "]"
+
+
 def _surfaces(view: ExecutionView, tokens: tuple[Token, ...]) -> dict[str, str]:
     figures = [format(t.value.normalize(), "f") for t in tokens]
     return {
-        "figures": json.dumps(figures),
-        "toolArguments": json.dumps([c.arguments_raw for c in view.tool_calls]),
+        "figures": _json_strings(figures),
+        "toolArguments": _json_strings([c.arguments_raw for c in view.tool_calls]),
         "prose": view.final_text or "",
     }
 

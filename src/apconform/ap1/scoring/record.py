@@ -134,8 +134,13 @@ class ExecutionView:
         return out
 
     def last_body(self) -> str | None:
-        bodies = self.response_bodies()
-        return bodies[-1][1] if bodies else None
+        """The body text of the last recorded response (the last of :meth:`response_bodies`)."""
+        for round_ in reversed(self.rounds):
+            response = round_.get("response")
+            body = response.get("bodyText") if isinstance(response, dict) else None
+            if isinstance(body, str):
+                return body
+        return None
 
 
 def _call(entry: Any, number: int) -> ToolCallView:
