@@ -112,3 +112,11 @@ def test_the_tally_counts_recorded_cells_as_sets_of_keys_would(
     assert tally.unplanned == len(keys - set(planned))
     assert all((key in tally) == (key in keys) for key in [*planned, *recorded, "x/y/z"])
     assert scoring_inputs(inputs).items
+    # a worker's stretch: recorded as a whole when none of its keys is, else not at all
+    assert not tally.add_new([planned[1], planned[0]])  # planned[0] is recorded
+    assert not tally.add_new(["odd", "another"])  # "odd" is recorded (off the plan)
+    assert planned[1] not in tally and "another" not in tally
+    assert tally.add_new([planned[1], planned[2], "another"])
+    assert planned[1] in tally and planned[2] in tally and "another" in tally
+    assert tally.in_plan == len(keys & set(planned)) + 2
+    assert tally.unplanned == len(keys - set(planned)) + 1

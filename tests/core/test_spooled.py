@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 from apconform.core.indented import indented_text
-from apconform.core.spooled import SpooledRows, plain_rows
+from apconform.core.spooled import EncodedRows, SpooledRows, plain_rows
 
 
 def _rows(count: int) -> list[dict[str, object]]:
@@ -56,3 +56,25 @@ def test_a_spooled_listing_is_written_as_the_list_it_stands_for() -> None:
     expected = {"a": "x", "rows": rows, "mapped": [r["n"] for r in rows], "empty": []}
     assert indented_text(document) == json.dumps(expected, indent=2, ensure_ascii=False)
     assert indented_text(SpooledRows()) == "[]"
+
+
+def test_encoded_rows_are_taken_as_they_are_and_read_as_the_rows(tmp_path: Path) -> None:
+    rows = _rows(40)
+    encoded = EncodedRows()
+    encoded.extend(rows)
+    assert len(encoded) == 40 and list(encoded) == rows
+    assert plain_rows(encoded) == rows
+    direct = SpooledRows(str(tmp_path), memory_rows=10)
+    direct.extend(rows[:5])
+    direct.extend(rows[5:])
+    merged = SpooledRows(str(tmp_path), memory_rows=10)
+    first, second = EncodedRows(), EncodedRows()
+    first.extend(rows[:5])
+    second.extend(rows[5:])
+    merged.extend_encoded(first)  # in memory: the rows themselves
+    merged.extend_encoded(second)  # spills past 10, then lines as they are
+    assert merged.spilled and len(merged) == 40
+    assert list(merged) == rows == list(direct)
+    assert list(merged.at([39, 0, 12])) == [rows[39], rows[0], rows[12]]
+    merged.extend_encoded(second)
+    assert len(merged) == 75 and list(merged)[40:] == rows[5:]

@@ -22,12 +22,13 @@ from apconform.ap1.scoring.execution import ExecutionScore
 from apconform.ap1.scoring.measures.operation import WRONG
 from apconform.core import distinct
 from apconform.core.distinct import DistinctCounter
-from apconform.core.spooled import SpooledRows
+from apconform.core.spooled import EncodedRows, SpooledRows
 
 __all__ = ["LISTINGS", "Accumulator", "Cell", "Rows"]
 
-Rows = list[dict[str, Any]] | SpooledRows
-"""A listing: in memory, or spooled to a temporary file for a long transcript."""
+Rows = list[dict[str, Any]] | SpooledRows | EncodedRows
+"""A listing: in memory, spooled to a temporary file for a long transcript, or (in a worker
+process) encoded for the process that merges it."""
 LISTINGS = ("audit", "altered", "ungoverned", "non_outcome", "routed")
 """The listings that grow with the run (one row per operand, release, cell or routed row)."""
 
@@ -105,6 +106,15 @@ class Accumulator:
         acc = cls(distinct=DistinctCounter(directory, distinct.MEMORY_VALUES))
         for name in LISTINGS:
             setattr(acc, name, SpooledRows(directory))
+        return acc
+
+    @classmethod
+    def encoded(cls) -> Accumulator:
+        """An accumulator whose listings are kept encoded (a worker's, merged by another process
+        into a spooled one)."""
+        acc = cls()
+        for name in LISTINGS:
+            setattr(acc, name, EncodedRows())
         return acc
 
     def close(self) -> None:
@@ -247,8 +257,13 @@ class Accumulator:
         """Fold in the accumulator of the stretch of records that follows this one's."""
         for key, cell in other.cells.items():
             self.cell(*key).merge(cell)
-        for name in (*LISTINGS, "unreadable"):
-            getattr(self, name).extend(getattr(other, name))
+        for name in LISTINGS:
+            mine, theirs = getattr(self, name), getattr(other, name)
+            if isinstance(mine, SpooledRows) and isinstance(theirs, EncodedRows):
+                mine.extend_encoded(theirs)
+            else:
+                mine.extend(theirs)
+        self.unreadable.extend(other.unreadable)
         self.distinct.merge(other.distinct)
         self.findings.update(other.findings)
         self.echo_findings.update(other.echo_findings)

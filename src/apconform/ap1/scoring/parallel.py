@@ -29,6 +29,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from apconform.ap1.scoring.aggregate import Accumulator
 from apconform.ap1.scoring.context import ScoringInputs
 from apconform.ap1.scoring.rescoring import Rescorer, Stretch, execution_line
 
@@ -84,7 +85,11 @@ def _score_block(start: int, end: int) -> Stretch | int:
         return len(lines)
     first_line, assumed = claims
     out: list[bytes] = []
-    rescorer = Rescorer(_worker["inputs"], on_execution=lambda d: out.append(execution_line(d)))
+    rescorer = Rescorer(
+        _worker["inputs"],
+        on_execution=lambda d: out.append(execution_line(d)),
+        acc=Accumulator.encoded(),
+    )
     rescorer.start_stretch(first_line, assumed)
     for raw in lines:
         rescorer.add_line(raw)

@@ -313,7 +313,7 @@ class Rescorer:
         if (
             part.first_line != self._seq + 1
             or part.assumed_prev != self._prev
-            or any(key in cells for key in part.recorded)
+            or not cells.add_new(part.recorded)
         ):
             return False
         facts = self.facts
@@ -326,8 +326,6 @@ class Rescorer:
         facts.duplicates.extend(part.duplicates)
         facts.deferrals.update(part.deferrals)
         facts.deferral_causes.update(part.deferral_causes)
-        for key in part.recorded:
-            cells.add(key)
         self._seq += part.lines
         self._prev = part.last_prev
         self._objects += part.objects

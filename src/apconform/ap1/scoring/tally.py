@@ -56,6 +56,22 @@ class CellTally:
             self._seen[position] = 1
             self.in_plan += 1
 
+    def add_new(self, keys: list[str]) -> bool:
+        """Record every key if none is recorded yet (the keys are distinct); else record none
+        and return False."""
+        positions = [self._position(key) for key in keys]
+        seen, other = self._seen, self._other
+        for key, position in zip(keys, positions, strict=True):
+            if (key in other) if position is None else seen[position]:
+                return False
+        for key, position in zip(keys, positions, strict=True):
+            if position is None:
+                other[key] = None
+            elif not seen[position]:
+                seen[position] = 1
+                self.in_plan += 1
+        return True
+
     def is_planned(self, key: str) -> bool:
         return self._position(key) is not None
 
