@@ -23,6 +23,7 @@ from apconform.ap1.scoring.measures.expression import (
     Analysed,
     analyse,
     evaluate_reading_returns,
+    token_text,
 )
 from apconform.ap1.scoring.measures.figures import UNMEASURABLE, FigureResult, identify_figure
 from apconform.ap1.scoring.measures.invocation import classify_invocation
@@ -125,10 +126,74 @@ def _tokens(text: str | None, figure: FigureResult, inputs: ScoringInputs) -> tu
         return ()
 
 
+_Scored = tuple[list[InvocationProvenance], list[CallOperation], list[tuple[int, Decimal]]]
+_CALLS: dict[tuple[Any, ...], tuple[ItemContext, Rules, _Scored]] = {}
+"""Scored calls by what scoring reads of them (see ``score_calls``), bounded by _CALLS_KEPT."""
+_CALLS_KEPT = 2048
+
+
 def score_calls(
     calls: Sequence[ToolCallView], item: ItemContext, rules: Rules, tool_name: str, argument: str
-) -> tuple[list[InvocationProvenance], list[CallOperation], list[tuple[int, Decimal]]]:
-    """D7.2(a) and per-call D7.2(b) of each call of the required tool, in order; the returns."""
+) -> _Scored:
+    """D7.2(a) and per-call D7.2(b) of each call of the required tool, in order; the returns.
+
+    Repeats of an item make the same calls, so the result is memoised by what
+    scoring reads of each call: its number and name and, for a call of the
+    required tool, its return as written and its expression's tokens (the text
+    as written when it cannot be parsed, whose message names positions). Only
+    the expression as written differs between texts with the same tokens; each
+    invocation is given its own.
+    """
+    written: dict[int, str] = {}
+    shape: list[tuple[Any, ...]] = []
+    for call in calls:
+        if call.name != item.required_operation or call.name != tool_name:
+            shape.append((call.number, call.name))
+            continue
+        expression = call.argument(argument)
+        result = call.result()
+        returned = None if result is None else str(result)
+        if expression is None:
+            shape.append((call.number, call.name, None, returned))
+            continue
+        written[call.number] = expression
+        try:
+            analyse(expression, rules.rounding)
+        except CalcSyntaxError:
+            shape.append((call.number, call.name, "as written", expression, returned))
+        else:
+            shape.append((call.number, call.name, "tokens", token_text(expression), returned))
+    key = (id(item), tool_name, argument, tuple(shape))
+    found = _CALLS.get(key)
+    if found is not None and found[0] is item and found[1] is rules:
+        scored = found[2]
+    else:
+        scored = _score_calls(calls, item, rules, tool_name, argument)
+        if len(_CALLS) < _CALLS_KEPT:
+            _CALLS[key] = (item, rules, scored)
+    provenance, operations, returns = scored
+    return (
+        [
+            p
+            if p.expression is None or p.expression == written[p.call]
+            else InvocationProvenance(
+                p.call,
+                written[p.call],
+                p.outcome,
+                p.reason,
+                p.operands,
+                p.precision_arguments,
+            )
+            for p in provenance
+        ],
+        list(operations),
+        list(returns),
+    )
+
+
+def _score_calls(
+    calls: Sequence[ToolCallView], item: ItemContext, rules: Rules, tool_name: str, argument: str
+) -> _Scored:
     earlier: list[EarlierReturn] = []
     provenance: list[InvocationProvenance] = []
     operations: list[CallOperation] = []

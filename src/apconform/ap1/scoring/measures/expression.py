@@ -39,7 +39,14 @@ from apconform.ap1.calculator.grammar import (
 )
 from apconform.ap1.numbers import arithmetic_context, rounding_mode
 
-__all__ = ["Analysed", "EvaluationFailed", "Operand", "analyse", "evaluate_reading_returns"]
+__all__ = [
+    "Analysed",
+    "EvaluationFailed",
+    "Operand",
+    "analyse",
+    "evaluate_reading_returns",
+    "token_text",
+]
 
 _PI = Decimal("3.141592653589793238462643383279502884197")
 
@@ -212,12 +219,19 @@ def analyse(expression: str, rounding: str) -> Analysed:
     Only an error message depends on the white space (it names positions), so
     a text that cannot be parsed is parsed again as written for its own message.
     """
-    if len(expression) > MAX_EXPRESSION_CHARS:
-        return _analyse(expression, rounding)  # refused for its length, as written
     try:
-        return _analyse(_BLANK_RUN.sub(" ", expression).strip(" "), rounding)
+        return _analyse(token_text(expression), rounding)
     except CalcSyntaxError:
         return _analyse(expression, rounding)
+
+
+def token_text(expression: str) -> str:
+    """The text that stands for every text with the same tokens (see :func:`analyse`): each
+    run of white space written as one space, none at the ends; a text too long to be parsed
+    stands for itself (it is refused for its length as written)."""
+    if len(expression) > MAX_EXPRESSION_CHARS:
+        return expression
+    return _BLANK_RUN.sub(" ", expression).strip(" ")
 
 
 @lru_cache(maxsize=8192)
