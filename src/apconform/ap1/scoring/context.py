@@ -104,6 +104,8 @@ class ItemContext:
     targets: tuple[tuple[str, Decimal], ...] = ()
     resolutions: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
     """Operand resolutions already made for this item (see ``resolve_operand``)."""
+    scored_calls: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    """Calls already scored for this item (see ``score_calls``)."""
 
 
 def build_item(

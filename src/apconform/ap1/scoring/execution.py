@@ -127,9 +127,8 @@ def _tokens(text: str | None, figure: FigureResult, inputs: ScoringInputs) -> tu
 
 
 _Scored = tuple[list[InvocationProvenance], list[CallOperation], list[tuple[int, Decimal]]]
-_CALLS: dict[tuple[Any, ...], tuple[ItemContext, Rules, _Scored]] = {}
-"""Scored calls by what scoring reads of them (see ``score_calls``), bounded by _CALLS_KEPT."""
-_CALLS_KEPT = 2048
+_CALLS_KEPT = 64
+"""Scored calls kept per item (with the rules they were scored under; see ``score_calls``)."""
 
 
 def score_calls(
@@ -142,7 +141,8 @@ def score_calls(
     required tool, its return as written and its expression's tokens (the text
     as written when it cannot be parsed, whose message names positions). Only
     the expression as written differs between texts with the same tokens; each
-    invocation is given its own.
+    invocation is given its own. The memo is kept on the item, so it lasts as
+    long as the sealed inputs it was made from.
     """
     written: dict[int, str] = {}
     shape: list[tuple[Any, ...]] = []
@@ -163,14 +163,15 @@ def score_calls(
             shape.append((call.number, call.name, "as written", expression, returned))
         else:
             shape.append((call.number, call.name, "tokens", token_text(expression), returned))
-    key = (id(item), tool_name, argument, tuple(shape))
-    found = _CALLS.get(key)
-    if found is not None and found[0] is item and found[1] is rules:
-        scored = found[2]
+    key = (tool_name, argument, tuple(shape))
+    memo = item.scored_calls
+    found = memo.get(key)
+    if found is not None and found[0] is rules:
+        scored: _Scored = found[1]
     else:
         scored = _score_calls(calls, item, rules, tool_name, argument)
-        if len(_CALLS) < _CALLS_KEPT:
-            _CALLS[key] = (item, rules, scored)
+        if len(memo) < _CALLS_KEPT:
+            memo[key] = (rules, scored)
     provenance, operations, returns = scored
     return (
         [
