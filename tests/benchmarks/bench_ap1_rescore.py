@@ -8,11 +8,14 @@ with 1,000 repeats is then written by reusing those records cell by cell (new
 cell key, repeat, seq and hash chain; everything else as the personas played
 it), so its outcomes are as mixed as the personas'. Each reuse also gets its
 own white space inside the calculator arguments and returns (``_vary``), so
-the scorer's memoised argument/return reading and expression analysis really
-run for every execution instead of hitting 404 cached texts; ``--also-reused``
-times the byte-identical reuse as well. What stays cached legitimately: the
-item tables built from the sealed inputs, compiled patterns, and the
-parameter-echo comparison of the run's few sampling values.
+the scorer's memoised argument/return reading really runs for every
+execution instead of hitting 404 cached texts, and every D2 tool-argument
+value is new; ``--also-reused`` times the byte-identical reuse as well. What
+stays cached legitimately: the item tables built from the sealed inputs,
+compiled patterns, the parameter-echo comparison of the run's few sampling
+values, and the expression analysis and call scoring, which are memoised by
+the expressions' tokens (white space between tokens does not change them; the
+expression text as written is still reported for each execution).
 
 The re-score runs in a fresh process, streaming the file through the scorer
 (in worker processes when the scorer chooses to, or ``--jobs N``) and writing
@@ -145,8 +148,9 @@ def _vary(text: str, variant: int) -> str:
     The expression gets leading and trailing spaces (the calculator's grammar
     skips them) and the return's JSON object white space inside its braces, so
     every cell's argument and return texts are new strings: the scorer's
-    memoised JSON argument/return reading and expression analysis miss, as
-    they would for a model that writes fresh expressions, while every value,
+    memoised JSON argument/return reading misses (its expression analysis is
+    memoised by tokens and hits, as it would for a model that re-spaces the
+    same expression), while every value,
     operand and outcome stays as the persona played it. ``variant`` 0 is the
     unpadded template (all reuses identical: the scorer's caches hit).
     """
