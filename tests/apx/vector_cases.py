@@ -682,6 +682,7 @@ def adequacy() -> None:
         partial(claim=result["claim"], explanation=ZERO_WORK),
         tags=["negative"],
     )
+
     def violated_and_unaccepted(manifest: Doc, run: Doc) -> None:
         unaccept_all(manifest, run)
         run["policyViolations"] = ["shared a credential"]

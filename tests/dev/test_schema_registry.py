@@ -53,7 +53,11 @@ def test_every_file_is_draft_2020_12_with_its_own_id() -> None:
     assert len(set(ids)) == len(ids)
     for name, schema in SCHEMAS.items():
         assert schema["$schema"] == DIALECT == "https://json-schema.org/draft/2020-12/schema"
-        assert schema["$id"] == schema_id(name) == f"https://w3id.org/apconform/schemas/{name}.schema.json"
+        assert (
+            schema["$id"]
+            == schema_id(name)
+            == f"https://w3id.org/apconform/schemas/{name}.schema.json"
+        )
         Draft202012Validator.check_schema(schema)
 
 

@@ -35,9 +35,7 @@ def test_the_started_example_is_valid_and_the_member_table_matches_the_schema() 
     implementation = schema["$defs"]["Implementation"]
     rows = re.findall(r"^\| (`[^|]+`) \| (yes|no) \|", PROTOCOL, flags=re.MULTILINE)
     documented = {
-        name.strip("`"): required == "yes"
-        for names, required in rows
-        for name in names.split(", ")
+        name.strip("`"): required == "yes" for names, required in rows for name in names.split(", ")
     }
     assert documented == {
         name: name in implementation["required"] for name in implementation["properties"]

@@ -168,9 +168,7 @@ def match_answer(
                     out.append(Mismatch(matcher.path, _MISSING, found, "expected to be absent"))
             elif matcher.present:
                 if found is _MISSING:
-                    out.append(
-                        Mismatch(matcher.path, _MISSING, _MISSING, "expected to be present")
-                    )
+                    out.append(Mismatch(matcher.path, _MISSING, _MISSING, "expected to be present"))
             elif found is _MISSING:
                 out.append(
                     Mismatch(matcher.path, matcher.equals, _MISSING, "missing from the answer")

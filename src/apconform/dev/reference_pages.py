@@ -105,27 +105,29 @@ def index_view(view: Any) -> Any:
                     found[name] = None
         return list(found)
 
+    def listed(cache: dict[bool, list[Any]], imports: bool, names: Any, get: Any) -> list[Any]:
+        if imports not in cache:
+            cache[imports] = [get(x) for x in names(imports=imports)]
+        return cache[imports]
+
+    def children(elements: list[Any], parent: str, mixins: bool, is_a: bool) -> list[Any]:
+        return [
+            x.name
+            for x in elements
+            if (is_a and x.is_a == parent) or (mixins and parent in x.mixins)
+        ]
+
     def slot_children(
         slot_name: str, imports: bool = True, mixins: bool = True, is_a: bool = True
     ) -> list[Any]:
-        if imports not in slots:
-            slots[imports] = [view.get_slot(x) for x in view.all_slots(imports=imports)]
-        return [
-            x.name
-            for x in slots[imports]
-            if (x.is_a == slot_name and is_a) or (mixins and slot_name in x.mixins)
-        ]
+        everything = listed(slots, imports, view.all_slots, view.get_slot)
+        return children(everything, slot_name, mixins, is_a)
 
     def class_children(
         class_name: str, imports: bool = True, mixins: bool = True, is_a: bool = True
     ) -> list[Any]:
-        if imports not in classes:
-            classes[imports] = [view.get_class(x) for x in view.all_classes(imports=imports)]
-        return [
-            x.name
-            for x in classes[imports]
-            if (x.is_a == class_name and is_a) or (mixins and class_name in x.mixins)
-        ]
+        everything = listed(classes, imports, view.all_classes, view.get_class)
+        return children(everything, class_name, mixins, is_a)
 
     view.get_classes_by_slot = get_classes_by_slot
     view.slot_children = slot_children

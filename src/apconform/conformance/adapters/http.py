@@ -122,9 +122,7 @@ class HttpAdapter(Adapter):
             return errored(f"no answer from POST {url} within {timeout:g} s", timed_out=True)
         except (urllib.error.URLError, OSError) as exc:
             if isinstance(getattr(exc, "reason", None), TimeoutError):
-                return errored(
-                    f"no answer from POST {url} within {timeout:g} s", timed_out=True
-                )
+                return errored(f"no answer from POST {url} within {timeout:g} s", timed_out=True)
             return errored(f"POST {url} failed: {_reason(exc)}")
         return self._reply(seq, operation, url, response)
 
