@@ -2840,10 +2840,10 @@ class ScorableExecutionRecord(OpenBaseModel):
     """
     An execution record as the scorer reads it: the members it uses, each with the type it checks. Every other member of a transcript's execution record (startedAt, the rounds' requests and attempts, ...) is carried but never read, so POST /v1/ap1/score-execution and apconform ap1 rescore accept exactly the same records (AP1-SCR-1); whether a record is a well-formed transcript record is apconform ap1 verify-transcript's question, not the scorer's.
     """
-    cellKey: JsonStr = Field(default=..., description="""The cell key.""")
+    cellKey: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The cell key, not blank (the execution score copies it).""")
     condition: ConditionName = Field(default=..., description="""The condition.""")
     itemId: JsonStr = Field(default=..., description="""The question item.""")
-    repeat: JsonStr = Field(default=..., description="""The repeat index as text.""")
+    repeat: Annotated[JsonStr, Field(pattern='^[1-9][0-9]*$', max_length=12)] = Field(default=..., description="""The repeat index as text, a whole number from 1 (the execution score copies it).""")
     status: ExecutionStatus = Field(default=..., description="""What became of the execution.""")
     statusReason: Optional[JsonStr] = Field(default=None, description="""Why the status is not EXECUTED; absent or null otherwise.""")
     stopReason: JsonStr = Field(default=..., description="""Why the tool loop ended.""")
