@@ -23,7 +23,7 @@ from apconform.conformance.schemas import schema_validator
 from apconform.core.errors import DocumentRefused, define_code
 from apconform.core.jsonpath import format_path
 from apconform.core.validation import validate_document
-from apconform.models._jsontypes import RULES_DEFERRED
+from apconform.models import RULES_DEFERRED
 from apconform.models.operation_index import OPERATIONS
 from apconform.resources import data_path
 

@@ -24,6 +24,8 @@ from pydantic import (
 )
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
+from . import RULES_DEFERRED  # stated once, in the package, where callers import it
+
 __all__ = [
     "NOT_NULL",
     "RULES_DEFERRED",
@@ -150,9 +152,6 @@ class OpenBaseModel(ConfiguredBaseModel):
     model_config = ConfigDict(extra="allow")
 
 
-RULES_DEFERRED: Mapping[str, str] = {"apconform.class-rules": "deferred"}
-"""The validation context under which class rules are not enforced: a loader that reports
-each breach itself, beside its other findings, asks ``rule_breaches`` after validating."""
 
 _M = TypeVar("_M", bound=BaseModel)
 

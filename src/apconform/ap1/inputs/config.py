@@ -21,7 +21,7 @@ from apconform.ap1.refusal import Ap1Refused, violation
 from apconform.core.errors import DocumentRefused, Violation, define_code
 from apconform.core.jsonpath import format_path
 from apconform.core.validation import SCHEMA_VIOLATION, validate_document
-from apconform.models._jsontypes import RULES_DEFERRED
+from apconform.models import RULES_DEFERRED
 from apconform.models.ap1 import Ap1RunConfig, SamplingSettings
 
 __all__ = [
