@@ -1020,11 +1020,12 @@ def test_AP1_SCR_1(conformance_case: ConformanceCase) -> None:
     """The scorer reads, of an execution record, only its cell key, condition, item, repeat,
     status and status reason, stop reason, final text, the two evidence facts (tools
     offered, every round readable), each tool call's round, name, raw arguments, raw return
-    and outcome, and the response bodies of its rounds, checking the type of each; it never
-    reads the other members. Scoring one record through the HTTP API and re-scoring a
-    transcript that holds it accept exactly the same records and give the same execution
-    score; whether a record is a well-formed transcript record is the transcript verifier's
-    question.
+    and outcome, and the response bodies of its rounds, checking the type of each (and,
+    since the execution score copies them, that the cell key is not blank and the repeat is
+    a whole number from 1); it never reads the other members. Scoring one record through the
+    HTTP API and re-scoring a transcript that holds it accept exactly the same records and
+    give the same execution score; whether a record is a well-formed transcript record is
+    the transcript verifier's question.
     """
     conformance_case.check()
 

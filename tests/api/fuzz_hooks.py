@@ -43,9 +43,9 @@ from apconform.ap1.transcript.chain import GENESIS, record_hash
 from apconform.core.canonical import canonical_text, sha256_hex, sha256_text
 from apconform.core.errors import ApconformError
 from apconform.core.jsonload import loads
-from apconform.models.ap1 import Ap1DerivationSet
+from apconform.models.ap1 import Ap1DerivationSet, OmissionReason
 
-__all__ = ["REPAIRS", "coherent", "map_case", "repaired_share", "run_inputs"]
+__all__ = ["NATIVE_REASONS", "REPAIRS", "coherent", "map_case", "repaired_share", "run_inputs"]
 
 Body = dict[str, Any]
 
@@ -99,6 +99,42 @@ def _transport(config: Body) -> None:
         )
 
 
+IMPORTED_ONLY = OmissionReason.not_supported.value
+NATIVE_REASONS = [r.value for r in OmissionReason if r is not OmissionReason.not_supported]
+"""The omission reasons a configuration of this instrument declares; ``not-supported`` is kept
+only by one imported from another instrument (``importedFrom``)."""
+
+
+def _settings(config: Body) -> list[Any]:
+    """Every request setting of the configuration: the shared ones and each override's."""
+    holders = [config.get("request")]
+    pair = config.get("conditions")
+    if isinstance(pair, dict):
+        holders += [pair.get("base"), pair.get("instructionRemoved")]
+    found: list[Any] = []
+    for holder in holders:
+        if not isinstance(holder, dict):
+            continue
+        found.append(holder.get("toolChoice"))
+        sampling = holder.get("sampling")
+        if isinstance(sampling, dict):
+            found.extend(sampling.values())
+    return [setting for setting in found if isinstance(setting, dict)]
+
+
+def _native_reasons(config: Body) -> None:
+    """Without importedFrom, a not-supported omission declares one of the native reasons.
+
+    The native reason is picked by the setting's generated detail (a not-supported omission
+    has one, which every native reason accepts).
+    """
+    if "importedFrom" in config:
+        return
+    for setting in _settings(config):
+        if setting.get("omit") == IMPORTED_ONLY:
+            setting["omit"] = _pick(NATIVE_REASONS, str(setting.get("detail")))
+
+
 def _conditions(config: Body) -> None:
     """The instruction-removed condition differs from the base in the declared quantity only."""
     pair = config.get("conditions")
@@ -122,6 +158,7 @@ def _conditions(config: Body) -> None:
 def _config(config: Any) -> None:
     if isinstance(config, dict):
         _transport(config)
+        _native_reasons(config)
         _conditions(config)
 
 
@@ -336,7 +373,8 @@ def _validate_config(body: Body) -> None:
     _config(body)
 
 
-def _render_request(body: Body) -> None:
+def _item_cell(body: Body) -> None:
+    """The run inputs; the cell's item one of the questions (render-request, tool-loop)."""
     items = run_inputs(body)
     ids = [item["id"] for item in items if isinstance(item.get("id"), str)]
     if ids:
@@ -370,7 +408,9 @@ REPAIRS: dict[str, Callable[[Body], object]] = {
     "/v1/ap1/validate-config": _validate_config,
     "/v1/ap1/derivation-findings": run_inputs,
     "/v1/ap1/seal-record": run_inputs,
-    "/v1/ap1/render-request": _render_request,
+    "/v1/ap1/render-request": _item_cell,
+    "/v1/ap1/tool-loop": _item_cell,
+    "/v1/ap1/validate-derivations": run_inputs,
     "/v1/ap1/adjudication-sheets": _records,
     "/v1/ap1/rescore": _records,
     "/v1/ap1/score-execution": _execution,

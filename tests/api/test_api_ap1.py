@@ -265,3 +265,17 @@ def test_merge_adjudication_refuses_a_sheet_that_is_not_csv(api: FastAPI) -> Non
     problem = _problem(call(api, "POST", "/v1/ap1/merge-adjudication", json_body=body))
     assert (problem["status"], problem["code"]) == (400, "AP1-ADJ-SHEET")
     assert problem["detail"].startswith("sheet 1 is not readable CSV")
+
+
+def test_a_scripted_response_with_non_integer_numbers_is_read_as_the_engine_reads_it(
+    api: FastAPI,
+) -> None:
+    """A JSON value in the script carries a non-integer number as a float; it was a 500."""
+    body = load_path(data_path("vectors", "ap1", "execution", "ap1-loop-no-tool.json"))["input"]
+    plain = call(api, "POST", "/v1/ap1/tool-loop", json_body=body)
+    assert plain.status == 200, plain.json
+    body["responses"][0]["usage"] = {"cost": 0.5, "big": 1e300, "zero": -0.0}
+    body["responses"].append(2.5)  # never read: the loop stops after the first answer
+    reply = call(api, "POST", "/v1/ap1/tool-loop", json_body=body)
+    assert (reply.status, reply.json) == (200, plain.json)
+    assert reply.json["finalText"] == "The answer is 3.50."

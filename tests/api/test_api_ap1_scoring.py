@@ -154,6 +154,31 @@ def test_a_member_the_scorer_reads_is_refused_with_its_type(api: FastAPI) -> Non
     assert problem["detail"] == "$.toolCalls[0].argumentsRaw has the wrong type"
 
 
+@pytest.mark.parametrize(
+    ("member", "value", "detail"),
+    [
+        ("repeat", "", "$.repeat '' is not a whole number from 1"),
+        ("repeat", "0", "$.repeat '0' is not a whole number from 1"),
+        ("repeat", "01", "$.repeat '01' is not a whole number from 1"),
+        ("cellKey", "", "$.cellKey is blank"),
+        ("cellKey", " \u3000\t", "$.cellKey is blank"),
+    ],
+)
+def test_a_record_whose_copied_members_break_the_score_s_schema_is_refused(
+    api: FastAPI, member: str, value: str, detail: str
+) -> None:
+    """Schemathesis found a repeat of "" scored into an answer its schema refuses (ST108)."""
+    body = _computed()
+    body["record"][member] = value
+    problem = _problem(call(api, "POST", SCORE, json_body=body))
+    assert (problem["status"], problem["code"], problem["path"]) == (
+        422,
+        "AP1-SCORE-RECORD",
+        "$.record",
+    )
+    assert problem["detail"] == detail
+
+
 def test_a_body_is_validated_once_and_answered_alike_every_time(
     api: FastAPI, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -6,10 +6,11 @@ import copy
 import json
 from typing import Any
 
+import pytest
 import schemathesis
 from conftest import call
 from fastapi import FastAPI
-from fuzz_hooks import REPAIRS, coherent, map_case, repaired_share
+from fuzz_hooks import NATIVE_REASONS, REPAIRS, coherent, map_case, repaired_share
 from hypothesis import HealthCheck, given, settings
 from schemathesis.generation.modes import GenerationMode
 
@@ -124,8 +125,10 @@ def test_a_configuration_s_own_relations_are_repaired(api: FastAPI) -> None:
 SCHEMA = schemathesis.openapi.from_path(str(data_path("schemas", "openapi.json")))
 
 
-def _draw(mode: GenerationMode, count: int, test: Any) -> None:
-    operation = SCHEMA["/v1/ap1/render-request"]["POST"]
+def _draw(
+    mode: GenerationMode, count: int, test: Any, path: str = "/v1/ap1/render-request"
+) -> None:
+    operation = SCHEMA[path]["POST"]
     settings(max_examples=count, database=None, suppress_health_check=list(HealthCheck))(
         given(operation.as_strategy(generation_mode=mode))(test)
     )()
@@ -148,7 +151,15 @@ def test_the_hook_repairs_a_positive_case() -> None:
     assert seen[0] != broken
 
 
-def test_the_hook_leaves_every_negative_case_as_generated() -> None:
+@pytest.mark.parametrize(
+    ("path", "count"),
+    [
+        ("/v1/ap1/render-request", 40),
+        ("/v1/ap1/tool-loop", 20),
+        ("/v1/ap1/validate-derivations", 20),
+    ],
+)
+def test_the_hook_leaves_every_negative_case_as_generated(path: str, count: int) -> None:
     would_change: list[bool] = []
 
     def test(case: Any) -> None:
@@ -157,7 +168,7 @@ def test_the_hook_leaves_every_negative_case_as_generated() -> None:
         would_change.append(coherent(case.operation.path, before) != before)
         assert _hook(case).body == before
 
-    _draw(GenerationMode.NEGATIVE, 40, test)
+    _draw(GenerationMode.NEGATIVE, count, test, path)
     assert any(would_change)  # a repair would have touched some of them
 
 
@@ -222,3 +233,91 @@ def test_an_execution_record_is_made_one_of_the_questions_cells(api: FastAPI) ->
     answered = call(api, "POST", "/v1/ap1/score-execution", json_body=repaired)
     assert answered.status == 200, answered.json
     assert answered.json["cellKey"] == record["cellKey"]
+
+
+def _not_supported(config: dict[str, Any]) -> None:
+    """Two settings omitted as not-supported (each with its detail), without importedFrom."""
+    config["request"]["sampling"]["top_p"] = {"omit": "not-supported", "detail": "platform value"}
+    config["request"]["toolChoice"] = {"omit": "not-supported", "detail": "no tool choice"}
+
+
+def test_a_not_supported_omission_takes_a_native_reason_picked_by_its_detail(
+    api: FastAPI,
+) -> None:
+    config = _vector_input("inputs", "ap1-request-base.json")["config"]
+    _not_supported(config)
+    for probe in range(100):
+        config["transport"]["timeoutSeconds"] = f"{probe + 1}"
+        if repaired_share(config):
+            break
+    refused = call(api, "POST", "/v1/ap1/validate-config", json_body=config)
+    assert (refused.status, refused.json["code"]) == (422, "APC-SCHEMA-VIOLATION")
+    repaired = coherent("/v1/ap1/validate-config", config)
+    sampling, choice = repaired["request"]["sampling"], repaired["request"]["toolChoice"]
+    # The reason is picked among the native ones by the generated detail; the detail stays.
+    assert NATIVE_REASONS == ["operator-declared", "platform-rejected", "platform-unsupported"]
+    assert sampling["top_p"] == {"omit": "platform-unsupported", "detail": "platform value"}
+    assert choice == {"omit": "operator-declared", "detail": "no tool choice"}
+    answered = call(api, "POST", "/v1/ap1/validate-config", json_body=repaired)
+    assert answered.status == 200, answered.json
+
+
+def test_an_imported_configuration_keeps_its_not_supported_omissions() -> None:
+    config = _vector_input("inputs", "ap1-request-base.json")["config"]
+    _not_supported(config)
+    config["importedFrom"] = {"instrument": "other", "configHash": "0" * 64, "sealHash": "1" * 64}
+    config = _in_share({"config": config, "ap1Text": "text"})
+    repaired = coherent("/v1/ap1/validate-derivations", config)
+    assert repaired["config"]["request"]["sampling"]["top_p"]["omit"] == "not-supported"
+    assert repaired["config"]["request"]["toolChoice"]["omit"] == "not-supported"
+
+
+def _broken_inputs(body: dict[str, Any]) -> dict[str, Any]:
+    """``body`` with its configuration's and documents' relations broken."""
+    body = copy.deepcopy(body)
+    _not_supported(body["config"])
+    body["config"]["transport"]["backoffMaxSeconds"] = "0.5"  # below the first wait
+    for entity in body["fixture"]["entities"]:
+        entity["id"] = entity["id"].upper()
+    body["questions"]["items"].append(copy.deepcopy(body["questions"]["items"][0]))
+    body["derivations"]["derivations"].pop()
+    return body
+
+
+def test_a_broken_tool_loop_body_is_refused_then_runs_the_loop_once_repaired(
+    api: FastAPI,
+) -> None:
+    vector = _vector_input("execution", "ap1-loop-no-tool.json")
+    expected = call(api, "POST", "/v1/ap1/tool-loop", json_body=vector)
+    assert expected.status == 200, expected.json
+    body = _broken_inputs(vector)
+    body["itemId"] = "no-such-item"
+    body = _in_share(body)
+    assert call(api, "POST", "/v1/ap1/tool-loop", json_body=body).status == 422
+    repaired = coherent("/v1/ap1/tool-loop", body)
+    assert repaired["itemId"] in {item["id"] for item in repaired["questions"]["items"]}
+    assert repaired["responses"] == body["responses"]  # the endpoint's script as generated
+    answered = call(api, "POST", "/v1/ap1/tool-loop", json_body=repaired)
+    assert answered.status == 200, answered.json
+    assert (answered.json["status"], answered.json["finalText"]) == (
+        expected.json["status"],
+        expected.json["finalText"],
+    )
+
+
+def test_a_broken_derivation_check_is_refused_then_answered_once_repaired(api: FastAPI) -> None:
+    inputs = _vector_input("inputs", "ap1-request-base.json")
+    names = ("derivations", "questions", "fixture", "config")
+    body = _broken_inputs({name: inputs[name] for name in names})
+    for probe in range(100):
+        body["fixture"]["description"] = f"probe {probe}"
+        if repaired_share(body):
+            break
+    refused = call(api, "POST", "/v1/ap1/validate-derivations", json_body=body)
+    assert refused.status == 422
+    repaired = coherent("/v1/ap1/validate-derivations", body)
+    answered = call(api, "POST", "/v1/ap1/validate-derivations", json_body=repaired)
+    assert answered.status == 200, answered.json
+    ids = [item["id"] for item in repaired["questions"]["items"]]
+    assert len(set(ids)) == len(ids) == 3
+    assert [d["itemId"] for d in repaired["derivations"]["derivations"]] == ids

@@ -23,6 +23,7 @@ from apconform.conformance.schemas import schema_validator
 from apconform.core.errors import DocumentRefused, define_code
 from apconform.core.jsonpath import format_path
 from apconform.core.validation import validate_document
+from apconform.models import RULES_DEFERRED
 from apconform.models.operation_index import OPERATIONS
 from apconform.resources import data_path
 
@@ -92,12 +93,19 @@ def contract_names() -> list[str]:
 
 
 def check_input(name: str, value: Any) -> None:
-    """Refuse an input that breaks the operation's input schema (APC-OP-INPUT, every violation)."""
+    """Refuse an input that breaks the operation's input schema (APC-OP-INPUT, every violation).
+
+    A class rule with its own code (a sampling setting's form, the configuration's limits)
+    is left to the operation, whose loader refuses a breach with that code, at its path,
+    beside its other findings, as it does for a free-form document.
+    """
     contract = operation_contract(name)
     if contract is None:
         return
     try:
-        validate_document(contract.input_model, value, what=f"the input of {name}")
+        validate_document(
+            contract.input_model, value, what=f"the input of {name}", context=RULES_DEFERRED
+        )
     except DocumentRefused as refused:
         raise DocumentRefused(
             refused.violations, what=f"the input of {name}", code=BAD_OPERATION_INPUT

@@ -64,7 +64,8 @@ def _fail(name: str, rule: ClassRule, why: str) -> SystemExit:
     return SystemExit(
         f"class {name}, rule {rule.title!r}: {why}. Rules are translated to models only as "
         "slot conditions with value_presence, required or equals_string (or any_of of "
-        "equals_string), annotated with code, message and optionally member."
+        "equals_string), or a pattern in a postcondition, annotated with code, message and "
+        "optionally member."
     )
 
 
@@ -72,7 +73,8 @@ def _slot_test(name: str, rule: ClassRule, slot: str, condition: Any, *, given: 
     """Python for one slot condition, as gen-json-schema's keywords read it.
 
     In a precondition (``given``) a value test also asks for the member (gen-json-schema
-    adds it to ``required`` there); a postcondition only tests presence.
+    adds it to ``required`` there); a postcondition tests presence, or asks for the member
+    and that its text matches a ``pattern`` (gen-json-schema requires it there too).
     """
     present = f"{slot!r} in present"
     absent = f"{slot!r} not in present"
@@ -83,8 +85,14 @@ def _slot_test(name: str, rule: ClassRule, slot: str, condition: Any, *, given: 
         if option.equals_string is None or _other_constraints(option, {"equals_string"}):
             raise _fail(name, rule, f"slot {slot}: any_of holds only equals_string")
         values.append(option.equals_string)
-    if _other_constraints(condition, {"equals_string", "any_of", "value_presence", "required"}):
+    allowed = {"equals_string", "any_of", "value_presence", "required", "pattern"}
+    if _other_constraints(condition, allowed):
         raise _fail(name, rule, f"slot {slot} has a condition that is not translated")
+    if condition.pattern is not None:
+        if given or values or condition.value_presence is not None:
+            raise _fail(name, rule, f"slot {slot}: a pattern stands alone, in a postcondition")
+        python = _python_pattern(name, rule, condition.pattern)
+        return f"({present} and matches({python!r}, self.{slot}))"
     presence = str(condition.value_presence) if condition.value_presence is not None else None
     if condition.required:
         presence = "PRESENT"
@@ -97,6 +105,19 @@ def _slot_test(name: str, rule: ClassRule, slot: str, condition: Any, *, given: 
     if presence == "ABSENT":
         return f"({absent})"
     raise _fail(name, rule, f"slot {slot} tests nothing")
+
+
+def _python_pattern(name: str, rule: ClassRule, pattern: str) -> str:
+    """The rule's ECMA-262 pattern as Python ``re`` reads it alike.
+
+    Only patterns without escapes, with ``$`` at most at the very end, are translated: there
+    the two dialects differ only in that Python's ``$`` also matches before a final newline,
+    so the end anchor becomes ``\\Z`` (as the kit's JSON Schema validator reads patterns).
+    """
+    body = pattern[:-1] if pattern.endswith("$") else pattern
+    if "\\" in pattern or "$" in body:
+        raise _fail(name, rule, f"pattern {pattern!r} has an escape or an inner $")
+    return body + ("\\Z" if pattern.endswith("$") else "")
 
 
 def _other_constraints(condition: Any, allowed: set[str]) -> bool:

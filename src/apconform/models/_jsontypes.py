@@ -8,6 +8,7 @@ and every pattern, bound and fixed value of the schema is enforced.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Annotated, Any, NamedTuple, TypeVar
 
@@ -23,6 +24,8 @@ from pydantic import (
 )
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
+from . import RULES_DEFERRED  # stated once, in the package, where callers import it
+
 __all__ = [
     "NOT_NULL",
     "RULES_DEFERRED",
@@ -36,6 +39,7 @@ __all__ = [
     "RuleBreach",
     "calendar_date",
     "integral",
+    "matches",
     "only_value",
     "refuse_breaches",
     "refuse_null",
@@ -148,9 +152,6 @@ class OpenBaseModel(ConfiguredBaseModel):
     model_config = ConfigDict(extra="allow")
 
 
-RULES_DEFERRED: Mapping[str, str] = {"apconform.class-rules": "deferred"}
-"""The validation context under which class rules are not enforced: a loader that reports
-each breach itself, beside its other findings, asks ``rule_breaches`` after validating."""
 
 _M = TypeVar("_M", bound=BaseModel)
 
@@ -167,6 +168,11 @@ class RuleBreach(NamedTuple):
 def rule_text(template: str, value: BaseModel) -> str:
     """A rule's message with each ``{slot}`` replaced by that slot's value."""
     return template.format_map({name: str(getattr(value, name)) for name in type(value).model_fields})
+
+
+def matches(pattern: str, text: str) -> bool:
+    """Whether a rule's pattern (written for Python ``re`` by the generator) matches ``text``."""
+    return re.search(pattern, text) is not None
 
 
 def refuse_breaches(value: _M, info: ValidationInfo) -> _M:

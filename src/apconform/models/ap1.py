@@ -21,6 +21,7 @@ from ._jsontypes import (
     JsonStr,
     JsonTimestamp,
     RuleBreach,
+    matches,
     only_value,
     refuse_breaches,
     refuse_null,
@@ -998,6 +999,8 @@ class Ap1RunConfig(ConfiguredBaseModel):
     """
     Everything that decides how an AP-1 run is executed and scored. The configuration is strict: an unknown member is refused, a sampling parameter placed outside request.sampling is refused with a hint, no value is defaulted, and every number is a quoted decimal string.
     """
+    model_config = ConfigDict(json_schema_extra={'if': {'properties': {'repeats': {}}, 'required': ['repeats']}, 'then': {'properties': {'repeats': {'pattern': '^([1-9][0-9]{0,3}|10000)$'}}, 'required': ['repeats']}})  # the class's rules, as gen-json-schema states them
+
     schemaVersion: Literal['apconform-ap1-config/1'] = Field(default=..., description="""Always \"apconform-ap1-config/1\".""")
     ap1: Ap1Citation = Field(default=..., description="""The AP-1 text the run claims to follow.""")
     endpoint: EndpointSettings = Field(default=..., description="""The model endpoint under test.""")
@@ -1009,6 +1012,19 @@ class Ap1RunConfig(ConfiguredBaseModel):
     answer: AnswerRules = Field(default=..., description="""How released figures are read and compared.""")
     permittedTransformations: list[TransformationName] = Field(default=..., description="""Transformations declared before the run (may be empty).""")
     importedFrom: Annotated[Optional[ImportedConfiguration], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Present only in a configuration converted from another instrument's run by apconform ap1 import: which instrument, and the hashes that instrument published for the configuration and the seal.""")
+
+    def rule_breaches(self) -> list[RuleBreach]:
+        """The rules of this class (its schema's ``rules``) that this value breaks."""
+        present = self.model_fields_set
+        breaches: list[RuleBreach] = []
+        # at most 10,000 repeats
+        if ('repeats' in present) and not (('repeats' in present and matches('^([1-9][0-9]{0,3}|10000)\\Z', self.repeats))):
+            breaches.append(RuleBreach('AP1-CONFIG-REPEATS', ('repeats',), rule_text('{repeats} repeats asked for; at most 10,000 are planned', self)))
+        return breaches
+
+    @model_validator(mode="after")
+    def _rules(self, info: ValidationInfo) -> Ap1RunConfig:
+        return refuse_breaches(self, info)
 
 
 class ImportedConfiguration(ConfiguredBaseModel):
@@ -1297,8 +1313,23 @@ class QuantisationPolicy(ConfiguredBaseModel):
     """
     Places and rounding mode of the one quantisation point; neither has a default.
     """
+    model_config = ConfigDict(json_schema_extra={'if': {'properties': {'places': {}}, 'required': ['places']}, 'then': {'properties': {'places': {'pattern': '^([0-9]|[1-9][0-9]|100)$'}}, 'required': ['places']}})  # the class's rules, as gen-json-schema states them
+
     places: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Decimal places kept.""")
     rounding: RoundingMode = Field(default=..., description="""The rounding mode.""")
+
+    def rule_breaches(self) -> list[RuleBreach]:
+        """The rules of this class (its schema's ``rules``) that this value breaks."""
+        present = self.model_fields_set
+        breaches: list[RuleBreach] = []
+        # at most 100 places
+        if ('places' in present) and not (('places' in present and matches('^([0-9]|[1-9][0-9]|100)\\Z', self.places))):
+            breaches.append(RuleBreach('AP1-CONFIG-PLACES', ('places',), rule_text('{places} places asked for; at most 100', self)))
+        return breaches
+
+    @model_validator(mode="after")
+    def _rules(self, info: ValidationInfo) -> QuantisationPolicy:
+        return refuse_breaches(self, info)
 
 
 class Ap1Fixture(ConfiguredBaseModel):
@@ -2809,10 +2840,10 @@ class ScorableExecutionRecord(OpenBaseModel):
     """
     An execution record as the scorer reads it: the members it uses, each with the type it checks. Every other member of a transcript's execution record (startedAt, the rounds' requests and attempts, ...) is carried but never read, so POST /v1/ap1/score-execution and apconform ap1 rescore accept exactly the same records (AP1-SCR-1); whether a record is a well-formed transcript record is apconform ap1 verify-transcript's question, not the scorer's.
     """
-    cellKey: JsonStr = Field(default=..., description="""The cell key.""")
+    cellKey: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The cell key, not blank (the execution score copies it).""")
     condition: ConditionName = Field(default=..., description="""The condition.""")
     itemId: JsonStr = Field(default=..., description="""The question item.""")
-    repeat: JsonStr = Field(default=..., description="""The repeat index as text.""")
+    repeat: Annotated[JsonStr, Field(pattern='^[1-9][0-9]*$', max_length=12)] = Field(default=..., description="""The repeat index as text, a whole number from 1 (the execution score copies it).""")
     status: ExecutionStatus = Field(default=..., description="""What became of the execution.""")
     statusReason: Optional[JsonStr] = Field(default=None, description="""Why the status is not EXECUTED; absent or null otherwise.""")
     stopReason: JsonStr = Field(default=..., description="""Why the tool loop ended.""")

@@ -21,6 +21,7 @@ from ._jsontypes import (
     JsonStr,
     JsonTimestamp,
     RuleBreach,
+    matches,
     only_value,
     refuse_breaches,
     refuse_null,

@@ -21,7 +21,7 @@ from apconform.ap1.refusal import Ap1Refused, violation
 from apconform.core.errors import DocumentRefused, Violation, define_code
 from apconform.core.jsonpath import format_path
 from apconform.core.validation import SCHEMA_VIOLATION, validate_document
-from apconform.models._jsontypes import RULES_DEFERRED
+from apconform.models import RULES_DEFERRED
 from apconform.models.ap1 import Ap1RunConfig, SamplingSettings
 
 __all__ = [
@@ -89,8 +89,11 @@ TRANSPORT_VALUE = define_code(
     exit_status=1,
 )
 
-_RULE_CODES = {code.code: code for code in (SETTING_FORM, OMISSION_DETAIL)}
-"""The codes the setting classes' rules name (schemas/ap1.yaml), refused with by the kernel."""
+_RULE_CODES = {
+    code.code: code for code in (SETTING_FORM, OMISSION_DETAIL, PLACES_LIMIT, REPEATS_LIMIT)
+}
+"""The codes the rules of the configuration's classes name (schemas/ap1.yaml): the settings'
+form, the places and the repeats; the kernel refuses each breach with its rule's code."""
 
 SAMPLING_PARAMETERS = (
     "temperature",
@@ -176,7 +179,12 @@ def _setting_violations(
             "another instrument (importedFrom); declare operator-declared, platform-rejected "
             "or platform-unsupported",
         )
-    for breach in setting.rule_breaches():
+    yield from _rule_violations(setting, path)
+
+
+def _rule_violations(value: Any, path: list[str | int]) -> Iterator[Violation]:
+    """The breaches of the rules of ``value``'s class, each with its rule's code, below path."""
+    for breach in value.rule_breaches():
         yield violation(_RULE_CODES[breach.code], format_path([*path, *breach.at]), breach.message)
 
 
@@ -278,22 +286,9 @@ def load_config(document: Any, *, what: str = "configuration") -> RunConfig:
                 )
             )
     post.extend(_transport_violations(model))
-    if int(model.answer.quantisation.places) > MAX_PLACES:
-        post.append(
-            violation(
-                PLACES_LIMIT,
-                "$.answer.quantisation.places",
-                f"{model.answer.quantisation.places} places asked for; at most {MAX_PLACES}",
-            )
-        )
-    if int(model.repeats) > MAX_REPEATS:
-        post.append(
-            violation(
-                REPEATS_LIMIT,
-                "$.repeats",
-                f"{model.repeats} repeats asked for; at most {MAX_REPEATS:,} are planned",
-            )
-        )
+    # At most MAX_PLACES places and MAX_REPEATS repeats: rules of the schema's classes too.
+    post.extend(_rule_violations(model.answer.quantisation, ["answer", "quantisation"]))
+    post.extend(_rule_violations(model, []))
     if not post:
         post.extend(condition_violations(model))
     if post:

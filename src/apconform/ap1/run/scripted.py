@@ -1,12 +1,16 @@
 """Running one cell against a scripted endpoint: the transport seam vectors use.
 
 The script lists, per round, either a response body (HTTP 200) or a failed
-round (``{"fail": cause}``); the execution logic is exactly the engine's.
+round (``{"fail": cause}``); the execution logic is exactly the engine's. A
+body is given as a JSON value, so its non-integer numbers arrive as binary
+floats; each is taken as the decimal its shortest text writes, as the engine
+reads a body off the wire (every number a ``Decimal``, integers kept).
 """
 
 from __future__ import annotations
 
 import threading
+from decimal import Decimal
 from typing import Any
 
 from apconform.ap1.calculator.evaluator import Calculator
@@ -17,6 +21,17 @@ from apconform.ap1.run.execution import ExecutionContext, execute_cell
 from apconform.ap1.run.wire import dump
 
 __all__ = ["run_scripted"]
+
+
+def _as_read(value: Any) -> Any:
+    """``value`` with each float as the Decimal of its shortest text (JSON has one number)."""
+    if isinstance(value, float):
+        return Decimal(repr(value))
+    if isinstance(value, dict):
+        return {key: _as_read(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_as_read(item) for item in value]
+    return value
 
 
 class _ScriptedEndpoint:
@@ -43,8 +58,8 @@ class _ScriptedEndpoint:
             exchange.cause = f"transport-error after 1 attempt: {step['fail']}"
             return exchange
         exchange.attempts.append({"attempt": "1", "outcome": "ok", "httpStatus": "200"})
-        exchange.body = step
-        exchange.response = {"httpStatus": "200", "bodyText": dump(step)}
+        exchange.body = _as_read(step)
+        exchange.response = {"httpStatus": "200", "bodyText": dump(exchange.body)}
         return exchange
 
 

@@ -4,12 +4,16 @@ A record (a JSON object as parsed) is either a transcript record of kind ``execu
 ``execution`` member alone. The reader never trusts a shape: a missing or
 mistyped member raises :class:`RecordUnreadable` naming it, so a forged or
 damaged record is reported instead of crashing the scorer or being scored on
-guessed values. Response bodies are parsed only when a rule needs them.
+guessed values. The cell key and the repeat are copied into the execution
+score, so they are also checked for the form the score states: a cell key that
+is not blank, a repeat that is a whole number from 1. Response bodies are
+parsed only when a rule needs them.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
@@ -22,6 +26,12 @@ __all__ = ["ExecutionView", "RecordUnreadable", "ToolCallView", "read_execution"
 _STATUSES = ("EXECUTED", "UNMEASURED", "UNOBSERVABLE", "VOID")
 _CONDITIONS = ("base", "instruction-removed")
 _MAX_ARGUMENTS = 65_536
+_REPEAT = re.compile(r"[1-9][0-9]{0,11}")
+"""A repeat as the execution score states it (PositiveCountString, at most 12 digits)."""
+_NOT_BLANK = re.compile(
+    "[^\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]"
+)
+"""A character that is not white space as ECMAScript's trim() reads it (NonBlankText)."""
 
 
 class RecordUnreadable(ValueError):
@@ -182,11 +192,18 @@ def read_execution(record: Any) -> ExecutionView:
     evidence = _get(record, "evidenceInputs", dict, where)
     calls = _get(record, "toolCalls", list, where)
     rounds = _get(record, "rounds", list, where)
+    cell_key = _get(record, "cellKey", str, where)
+    if not _NOT_BLANK.search(cell_key):
+        raise RecordUnreadable("$.cellKey is blank")
+    item_id = _get(record, "itemId", str, where)
+    repeat = _get(record, "repeat", str, where)
+    if not _REPEAT.fullmatch(repeat):
+        raise RecordUnreadable(f"$.repeat {repeat!r} is not a whole number from 1")
     return ExecutionView(
-        cell_key=_get(record, "cellKey", str, where),
+        cell_key=cell_key,
         condition=condition,
-        item_id=_get(record, "itemId", str, where),
-        repeat=_get(record, "repeat", str, where),
+        item_id=item_id,
+        repeat=repeat,
         status=status,
         status_reason=reason,
         stop_reason=_get(record, "stopReason", str, where),
