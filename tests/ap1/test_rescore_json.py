@@ -10,7 +10,7 @@ import pytest
 
 from apconform.ap1.scoring.execution import _json_strings
 from apconform.ap1.scoring.record import ExecutionView, ToolCallView
-from apconform.ap1.scoring.rescoring import _parse_line, execution_line
+from apconform.ap1.scoring.rescoring import _SHAPE, _long_integer, _parse_line, execution_line
 
 
 def _standard(raw: bytes) -> Any:
@@ -34,6 +34,10 @@ def _standard(raw: bytes) -> Any:
         b'{"deep":' + b"[" * 2000 + b"]" * 2000 + b"}",
         b'{"deep":' + b"[" * 995 + b"]" * 995 + b"}",  # past the standard recursion, not orjson's
         b'{"deep":' + b"[" * 600 + b"]" * 600 + b"}",
+        b"12345678901234567890123",  # a long integer at the start of the line
+        b'{"a":[1,-12345678901234567890123],"b":\t12345678901234567890123}',
+        b'{"a":0.12345678901234567890123456789,"b":-7.00000000000000000000001e-5}',
+        b'{"a":"33.33333333333333333333333","h":"a1234567890123456789012b"}',
     ],
 )
 def test_a_line_reads_as_the_standard_decoder_reads_it(raw: bytes) -> None:
@@ -46,6 +50,33 @@ def test_a_line_reads_as_the_standard_decoder_reads_it(raw: bytes) -> None:
     except (ValueError, RecursionError) as exc:
         got = ("error", type(exc), str(exc))
     assert repr(got) == repr(expected)
+
+
+@pytest.mark.parametrize(
+    ("raw", "standard"),
+    [
+        (b"12345678901234567890123", True),
+        (b"[1234567890123456789]", True),
+        (b'{"a":1234567890123456789}', True),
+        (b'{"a":-1234567890123456789}', True),
+        (b'{"a": 1234567890123456789}', True),
+        (b'{"a":\n\r\t1234567890123456789}', True),
+        (b'{"a":[1,1234567890123456789]}', True),
+        (b'{"a":"x:12345678901234567890123"}', True),  # in a string, but after a colon
+        (b'{"a":"x","b":"12345678901234567890123"}', False),  # after a quote
+        (b'{"a":123456789012345678}', False),  # 18 digits fit in 64 bits
+        (b'{"a":0.12345678901234567890123}', False),  # a fraction's digits
+        (b'{"a":"33.3333333333333333333333333"}', False),
+        (b'{"h":"f81234567890123456789012345e"}', False),  # digits in a hash
+        (b'{"a":1.5e1234567890123456789,"b":"x.' + b"9" * 60 + b'"}', False),
+        (b'{"a":"1.' + b"9" * 40 + b',12345678901234567890"}', True),  # a second run counts
+    ],
+)
+def test_only_lines_with_a_possible_long_integer_go_to_the_standard_decoder(
+    raw: bytes, standard: bool
+) -> None:
+    assert _long_integer(raw.translate(_SHAPE)) is standard
+    assert repr(_parse_line(raw)) == repr(_standard(raw))
 
 
 @pytest.mark.parametrize(

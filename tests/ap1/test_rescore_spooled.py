@@ -10,6 +10,7 @@ forked processes. The files must equal the demo's own report byte for byte.
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 from collections import Counter
 from pathlib import Path
@@ -120,3 +121,22 @@ def test_the_tally_counts_recorded_cells_as_sets_of_keys_would(
     assert planned[1] in tally and planned[2] in tally and "another" in tally
     assert tally.in_plan == len(keys & set(planned)) + 2
     assert tally.unplanned == len(keys - set(planned)) + 1
+
+
+def test_flushed_rows_are_read_whole_by_a_forked_process_that_writes_nothing(
+    tmp_path: Path,
+) -> None:
+    rows = SpooledRows(str(tmp_path), memory_rows=2)
+    for n in range(5):  # three spilled to the file, two pending in memory
+        rows.append({"n": str(n)})
+    rows.flush()
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+    child = context.Process(target=lambda: send.send([row["n"] for row in rows]))
+    child.start()
+    assert receive.recv() == ["0", "1", "2", "3", "4"]
+    child.join()
+    assert child.exitcode == 0
+    rows.append({"n": "5"})
+    assert [row["n"] for row in rows] == ["0", "1", "2", "3", "4", "5"]
+    assert [row["n"] for row in rows.at([5, 0])] == ["5", "0"]

@@ -226,6 +226,12 @@ class SpooledRows(RowStream):
     def __len__(self) -> int:
         return self._count
 
+    def flush(self) -> None:
+        """Write the rows still pending to the temporary file (before a forked process reads it)."""
+        self._flush()
+        if self._file is not None:
+            self._file.flush()
+
     def __iter__(self) -> Iterator[Any]:
         if self._file is None:
             return iter(list(self._rows))

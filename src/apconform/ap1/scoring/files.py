@@ -205,25 +205,28 @@ def _score_stream(
         else:
             for raw in reader:
                 rescorer.add_line(raw[:-1] if raw.endswith(b"\n") else raw)
+        rows, seal_hash = rescorer.sheet_rows()
+        if jobs > 1 and not isinstance(rows, list):
+            # A long run's sheets are written by two forked processes while this one builds
+            # and writes the report: the three are independent and each about as long. Their
+            # folder is made first, so the processes never race to create it, and the
+            # executions written so far leave this process's buffer before they fork.
+            ensure_directory(output_dir / "adjudication")
+            out.flush()
+            children = [_SheetProcess(output_dir, rows, scorer, seal_hash) for scorer in (1, 2)]
+            try:
+                report = rescorer.finish()
+                _write_report(output_dir, report)
+            finally:
+                failures = [child.join() for child in children]
+            for failure in failures:
+                if failure is not None:
+                    raise failure
+            return ScoredFiles(output_dir, report, jobs, streaming_maxrss)
         report = rescorer.finish()
-    rows = report.sheet_rows
-    if jobs > 1 and not isinstance(rows, list):
-        # A long run's sheets are written by two forked processes while this one writes
-        # the report: the three are independent and each about as long. Their folder is made
-        # first, so the processes never race to create it.
-        ensure_directory(output_dir / "adjudication")
-        children = [_SheetProcess(output_dir, rows, scorer, report.seal_hash) for scorer in (1, 2)]
-        try:
-            _write_report(output_dir, report)
-        finally:
-            failures = [child.join() for child in children]
-        for failure in failures:
-            if failure is not None:
-                raise failure
-    else:
-        _write_report(output_dir, report)
-        for scorer in (1, 2):
-            _write_sheets(output_dir, rows, scorer, report.seal_hash)
+    _write_report(output_dir, report)
+    for scorer in (1, 2):
+        _write_sheets(output_dir, report.sheet_rows, scorer, report.seal_hash)
     return ScoredFiles(output_dir, report, jobs, streaming_maxrss)
 
 

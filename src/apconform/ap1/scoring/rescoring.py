@@ -48,12 +48,37 @@ _DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
 
 
 _SHAPE = bytes(
-    0x30 if 0x30 <= byte <= 0x39 else 0x5B if byte in (0x5B, 0x7B) else 0x2E for byte in range(256)
+    0x30
+    if 0x30 <= byte <= 0x39
+    else 0x5B
+    if byte in b"[{"
+    else 0x2B
+    if byte in b"-,: \t\n\r"
+    else 0x2E
+    for byte in range(256)
 )
-"""Maps ASCII digits to ``0``, ``[`` and ``{`` to ``[``, every other byte to ``.``."""
+"""Maps ASCII digits to ``0``, ``[`` and ``{`` to ``[``, the bytes that can come just before a
+number in JSON (``-``, ``,``, ``:`` and the four white space bytes) to ``+``, every other byte
+to ``.``."""
 _LONG_RUN = b"0" * 19
+_BEFORE_NUMBER = b"+["
 _NESTING_SAFE = 512
 """Fewer opening brackets than this: the standard decoder cannot run out of recursion."""
+
+
+def _long_integer(shape: bytes) -> bool:
+    """Whether a line's shape has 19 digits at its start or just after a byte before a number.
+
+    Each search goes on 19 bytes after the last run found: a run found inside a
+    longer run follows a digit, and the first run found of each longer run is
+    its start, which is the one whose preceding byte counts.
+    """
+    at = shape.find(_LONG_RUN)
+    while at >= 0:
+        if at == 0 or shape[at - 1] in _BEFORE_NUMBER:
+            return True
+        at = shape.find(_LONG_RUN, at + 19)
+    return False
 
 
 def _parse_line(raw: bytes) -> Any:
@@ -62,14 +87,18 @@ def _parse_line(raw: bytes) -> Any:
     orjson reads a line about three times faster and agrees with the standard
     decoder on every text it accepts except integers outside 64 bits, which it
     turns into floats, and nesting deeper than the standard decoder's
-    recursion allows, which it reads. A line with a run of 19 or more digits
-    anywhere (such an integer needs one), a line with 512 or more opening
-    brackets, and every line orjson refuses (invalid UTF-8 or JSON, a lone
-    surrogate, a byte order mark, NaN, a number out of range) go through the
-    standard decoder, whose value or message is then the one reported.
+    recursion allows, which it reads. Such an integer is a run of 19 or more
+    digits at the start of the line or after ``-``, ``,``, ``:``, ``[`` or
+    JSON white space: the only bytes orjson accepts before a number. A run
+    after any other byte (a fraction's digits after ``.``, digits in a hash
+    or in a decimal string) cannot be one. A line with such an integer run, a
+    line with 512 or more opening brackets, and every line orjson refuses
+    (invalid UTF-8 or JSON, a lone surrogate, a byte order mark, NaN, a
+    number out of range) go through the standard decoder, whose value or
+    message is then the one reported.
     """
     shape = raw.translate(_SHAPE)
-    if _LONG_RUN not in shape and shape.count(b"[") < _NESTING_SAFE:
+    if shape.count(b"[") < _NESTING_SAFE and not _long_integer(shape):
         try:
             return orjson.loads(raw)
         except orjson.JSONDecodeError:
@@ -335,20 +364,29 @@ class Rescorer:
     def finish(self) -> ScoreReport:
         """Build the report (call once, after the last record)."""
         assert self.facts is not None
+        rows, seal_hash = self.sheet_rows()
         self.facts.head_sha256 = self._prev if _HEX64.fullmatch(self._prev) else GENESIS
         document = build_report(self.acc, self.inputs, self.facts)
+        return ScoreReport(document, rows, seal_hash)
+
+    def sheet_rows(self) -> tuple[list[dict[str, Any]] | RowStream, str]:
+        """The rows for human scorers and the seal hash they name (after the last record).
+
+        They do not need the report document, so the sheets can be written
+        while it is built; rows spooled to disk are written out to their file
+        first, so a forked process reads them all and never writes there.
+        """
+        assert self.facts is not None
         seal_hash = (
             self.seal["sealHash"]
             if self.seal is not None
             else _fallback_seal(self.facts.seal_hashes)
         )
         routed = self.acc.routed
-        rows: list[dict[str, Any]] | RowStream
         if isinstance(routed, SpooledRows) and routed.spilled:
-            rows = routed.map(SheetRow(self.inputs, seal_hash))
-        else:
-            rows = list(map(SheetRow(self.inputs, seal_hash), routed))
-        return ScoreReport(document, rows, seal_hash)
+            routed.flush()
+            return routed.map(SheetRow(self.inputs, seal_hash)), seal_hash
+        return list(map(SheetRow(self.inputs, seal_hash), routed)), seal_hash
 
 
 def _plain(value: Any) -> Any:
