@@ -140,3 +140,25 @@ def test_flushed_rows_are_read_whole_by_a_forked_process_that_writes_nothing(
     rows.append({"n": "5"})
     assert [row["n"] for row in rows] == ["0", "1", "2", "3", "4", "5"]
     assert [row["n"] for row in rows.at([5, 0])] == ["5", "0"]
+
+
+def test_a_cell_key_is_recorded_once_and_refused_after(demo: tuple[Path, str]) -> None:
+    from apconform.ap1.inputs.plan import load_run_inputs
+    from apconform.ap1.rundir import INPUT_FILES
+    from apconform.ap1.scoring.files import load_in
+
+    run_dir, _ = demo
+    documents = {
+        n: load_in(run_dir, INPUT_FILES[n])
+        for n in ("config", "fixture", "questions", "derivations")
+    }
+    inputs = load_run_inputs(**documents, ap1_text=None)
+    planned = [cell.key for cell in plan_cells(inputs)]
+    tally = CellTally(plan_groups(inputs))
+    assert tally.add_if_new(planned[5]) is True
+    assert tally.add_if_new(planned[5]) is False
+    assert tally.add_if_new("base/no-such-item/1") is True
+    assert tally.add_if_new("base/no-such-item/1") is False
+    assert tally.add_if_new(planned[5] + "000") is True  # a repeat past the plan: off the plan
+    assert (tally.in_plan, tally.unplanned, len(tally)) == (1, 2, 3)
+    assert planned[5] in tally and planned[6] not in tally

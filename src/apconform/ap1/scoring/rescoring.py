@@ -285,11 +285,10 @@ class Rescorer:
             return
         cells = self._cells
         assert cells is not None
-        if view.cell_key in cells:
+        if not cells.add_if_new(view.cell_key):
             self.facts.duplicates.append(view.cell_key)
             self._problem(line, record.get("seq"), "duplicate-cell", f"cell {view.cell_key} again")
             return
-        cells.add(view.cell_key)
         if self._stretch_keys is not None:
             self._stretch_keys.append(view.cell_key)
         try:

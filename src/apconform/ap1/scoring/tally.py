@@ -56,6 +56,21 @@ class CellTally:
             self._seen[position] = 1
             self.in_plan += 1
 
+    def add_if_new(self, key: str) -> bool:
+        """Record a key and return True, or return False when it is recorded already (the key's
+        position in the plan is found once, not once to look and once to record)."""
+        position = self._position(key)
+        if position is None:
+            if key in self._other:
+                return False
+            self._other[key] = None
+            return True
+        if self._seen[position]:
+            return False
+        self._seen[position] = 1
+        self.in_plan += 1
+        return True
+
     def add_new(self, keys: list[str]) -> bool:
         """Record every key if none is recorded yet (the keys are distinct); else record none
         and return False."""
