@@ -42,12 +42,23 @@ from apconform.ap1.inputs.plan import Cell
 from apconform.ap1.seal.build import composite_hash
 from apconform.ap1.transcript.chain import GENESIS, record_hash
 from apconform.conformance.clauses import load_clause_registry
+from apconform.conformance.operations import input_documents
+from apconform.conformance.schemas import json_schema_validator
 from apconform.core.canonical import canonical_text, sha256_hex, sha256_text
 from apconform.core.errors import ApconformError
 from apconform.core.jsonload import loads
 from apconform.models.ap1 import Ap1DerivationSet, OmissionReason
 
-__all__ = ["NATIVE_REASONS", "REPAIRS", "coherent", "map_case", "repaired_share", "run_inputs"]
+__all__ = [
+    "CHECKERS",
+    "NATIVE_REASONS",
+    "REPAIRS",
+    "coherent",
+    "documents_meet_schemas",
+    "map_case",
+    "repaired_share",
+    "run_inputs",
+]
 
 Body = dict[str, Any]
 
@@ -63,7 +74,8 @@ def repaired_share(body: Any) -> bool:
 
 def _pick(options: list[str], seed: str) -> str:
     """A deterministic choice among ``options``, steered by a generated value."""
-    return options[hashlib.sha256(seed.encode("utf-8")).digest()[0] % len(options)]
+    digest = hashlib.sha256(seed.encode("utf-8", "surrogatepass")).digest()
+    return options[digest[0] % len(options)]
 
 
 def _named(options: list[str], name: Any) -> str:
@@ -488,10 +500,32 @@ REPAIRS: dict[str, Callable[[Body], object]] = {
 """The repair each operation's positive bodies get, by route."""
 
 
+CHECKERS = {"/v1/ap1/check-inputs": "ap1.check_inputs", "/v1/kit/check-vector": "kit.check_vector"}
+"""The document checkers among the repaired routes, by route: their members are a document
+or any other value (``checked_by: operation``)."""
+
+
+def documents_meet_schemas(path: str, body: Body) -> bool:
+    """Whether every document a checker's body carries meets its document schema.
+
+    Only such bodies are repaired: the relations between documents are what the hooks
+    make agree, and a member that is not a document is the operation's to refuse.
+    """
+    operation = CHECKERS.get(path)
+    if operation is None:
+        return True
+    return all(
+        json_schema_validator(document).is_valid(body.get(pointer.lstrip("/")))
+        for pointer, document in input_documents(operation).items()
+    )
+
+
 def coherent(path: str, body: Any) -> Any:
     """``body`` with its documents made to agree (a repaired copy), or ``body`` itself."""
     repair = REPAIRS.get(path)
     if repair is None or not isinstance(body, dict) or not repaired_share(body):
+        return body
+    if not documents_meet_schemas(path, body):
         return body
     out = copy.deepcopy(body)
     repair(out)

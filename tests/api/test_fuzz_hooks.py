@@ -157,7 +157,6 @@ def test_the_hook_repairs_a_positive_case() -> None:
         ("/v1/ap1/render-request", 40),
         ("/v1/ap1/tool-loop", 20),
         ("/v1/ap1/validate-derivations", 20),
-        ("/v1/kit/check-vector", 50),
     ],
 )
 def test_the_hook_leaves_every_negative_case_as_generated(path: str, count: int) -> None:
@@ -358,6 +357,23 @@ def test_a_negative_check_inputs_case_is_sent_as_generated() -> None:
     assert seen == [broken]
 
 
+def test_a_negative_check_vector_case_is_sent_as_generated() -> None:
+    body = _check_vector_body()
+    body["vector"]["id"] = "fuzzed-id"  # the file name no longer matches
+    # fileName must be a string: a number makes the body schema-invalid, a negative case.
+    broken = next(b for n in range(100) if repaired_share(b := {**body, "fileName": n}))
+    assert coherent("/v1/kit/check-vector", broken)["fileName"] == "fuzzed-id.json"
+    seen: list[Any] = []
+
+    def test(case: Any) -> None:
+        assert case.meta.generation.mode == GenerationMode.NEGATIVE
+        case.body = copy.deepcopy(broken)
+        seen.append(_hook(case).body)
+
+    _draw(GenerationMode.NEGATIVE, 1, test, "/v1/kit/check-vector")
+    assert seen == [broken]
+
+
 def _check_vector_body() -> dict[str, Any]:
     value = load_path(data_path("vectors", "kit", "vectors", "kit-vec-valid.json"))["input"]
     assert isinstance(value, dict)
@@ -405,3 +421,13 @@ def test_a_check_vector_matcher_keeps_exactly_one_check() -> None:
         {"path": "/b", "absent": False, "present": True},
         {"path": "/c", "absent": True},
     ]
+
+
+def test_a_checker_body_whose_member_is_not_a_document_is_left_as_generated() -> None:
+    body = copy.deepcopy(_vector_input("inputs", "ap1-inputs-valid-plan.json"))
+    body["fixture"]["entities"][0]["unknownMember"] = [1]  # the fixture schema refuses it
+    body = _in_share(body)
+    assert coherent("/v1/ap1/check-inputs", body) is body
+    vector_body = _in_share(_check_vector_body(), "fileName")
+    vector_body["vector"]["clauses"] = "KIT-JCS-1"  # a list in the vector schema
+    assert coherent("/v1/kit/check-vector", vector_body) is vector_body
