@@ -28,6 +28,7 @@ import hashlib
 import json
 from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
+from functools import cache
 from typing import Any
 
 import schemathesis
@@ -40,12 +41,24 @@ from apconform.ap1.inputs.items import load_fixture, load_questions, minimum_n_v
 from apconform.ap1.inputs.plan import Cell
 from apconform.ap1.seal.build import composite_hash
 from apconform.ap1.transcript.chain import GENESIS, record_hash
+from apconform.conformance.clauses import load_clause_registry
+from apconform.conformance.operations import input_documents
+from apconform.conformance.schemas import json_schema_validator
 from apconform.core.canonical import canonical_text, sha256_hex, sha256_text
 from apconform.core.errors import ApconformError
 from apconform.core.jsonload import loads
 from apconform.models.ap1 import Ap1DerivationSet, OmissionReason
 
-__all__ = ["NATIVE_REASONS", "REPAIRS", "coherent", "map_case", "repaired_share", "run_inputs"]
+__all__ = [
+    "CHECKERS",
+    "NATIVE_REASONS",
+    "REPAIRS",
+    "coherent",
+    "documents_meet_schemas",
+    "map_case",
+    "repaired_share",
+    "run_inputs",
+]
 
 Body = dict[str, Any]
 
@@ -61,7 +74,8 @@ def repaired_share(body: Any) -> bool:
 
 def _pick(options: list[str], seed: str) -> str:
     """A deterministic choice among ``options``, steered by a generated value."""
-    return options[hashlib.sha256(seed.encode("utf-8")).digest()[0] % len(options)]
+    digest = hashlib.sha256(seed.encode("utf-8", "surrogatepass")).digest()
+    return options[digest[0] % len(options)]
 
 
 def _named(options: list[str], name: Any) -> str:
@@ -404,6 +418,69 @@ def _kit_parse(body: Body) -> None:
         body["text"] = json.dumps(body["text"])
 
 
+# --- a vector document: the relations the vector loader checks beyond its schema ----------
+
+_NEEDS = {"exact": "document", "refusal": "errorCode", "partial": "matchers"}
+"""The member each kind of expectation needs (as the vector loader reads it)."""
+
+
+@cache
+def _live_clauses(protocol: str) -> list[str]:
+    """The registry's clauses of ``protocol`` that are not retired, sorted."""
+    clauses = load_clause_registry().registry.clauses
+    return sorted(c.id for c in clauses if c.status != "retired" and c.protocol == protocol)
+
+
+def _expectation(expected: Body, vector: Body) -> None:
+    """The member the kind needs present, the other kinds' members and refusal-only ones gone."""
+    kind = expected.get("kind")
+    if _NEEDS.get(kind) not in expected:
+        present = sorted(k for k, need in _NEEDS.items() if need in expected)
+        if present:
+            kind = _pick(present, str(vector.get("id")))
+        else:  # nothing to steer by: the exact answer is the generated input itself
+            kind = "exact"
+            expected["document"] = copy.deepcopy(vector.get("input"))
+        expected["kind"] = kind
+    for other in set(_NEEDS.values()) - {_NEEDS[kind]}:
+        expected.pop(other, None)
+    if kind != "refusal":
+        expected.pop("message", None)
+        expected.pop("path", None)
+    for matcher in expected.get("matchers") or []:
+        if not isinstance(matcher, dict):
+            continue
+        held = ["equals"] if "equals" in matcher else []
+        held += [k for k in ("absent", "present") if matcher.get(k) is True]
+        if not held:
+            matcher["present"] = True
+        for member in held[1:]:  # exactly one: the first the generated matcher holds
+            matcher.pop(member)
+
+
+def _check_vector(body: Body) -> None:
+    """kit/check-vector: the file name the generated id; the operation of the protocol; known
+    clauses; an expectation the loader accepts."""
+    vector = body.get("vector")
+    if not isinstance(vector, dict):
+        return
+    if isinstance(vector.get("id"), str):
+        body["fileName"] = f"{vector['id']}.json"
+    protocol = vector.get("protocol")
+    operation = vector.get("operation")
+    if isinstance(protocol, str) and isinstance(operation, str) and "." in operation:
+        vector["operation"] = f"{protocol}.{operation.split('.', 1)[1]}"
+    clauses = vector.get("clauses")
+    if isinstance(protocol, str) and isinstance(clauses, list):
+        live = _live_clauses(protocol)
+        vector["clauses"] = [
+            c if c in live else _pick(live, f"{vector.get('id')}/{n}/{c}")
+            for n, c in enumerate(clauses)
+        ]
+    if isinstance(vector.get("expected"), dict):
+        _expectation(vector["expected"], vector)
+
+
 REPAIRS: dict[str, Callable[[Body], object]] = {
     "/v1/ap1/validate-config": _validate_config,
     "/v1/ap1/derivation-findings": run_inputs,
@@ -411,20 +488,44 @@ REPAIRS: dict[str, Callable[[Body], object]] = {
     "/v1/ap1/render-request": _item_cell,
     "/v1/ap1/tool-loop": _item_cell,
     "/v1/ap1/validate-derivations": run_inputs,
+    "/v1/ap1/check-inputs": run_inputs,
     "/v1/ap1/adjudication-sheets": _records,
     "/v1/ap1/rescore": _records,
     "/v1/ap1/score-execution": _execution,
     "/v1/ap1/score-transcript": _transcript,
     "/v1/ap1/compare-reference-execution": _execution,
     "/v1/kit/parse": _kit_parse,
+    "/v1/kit/check-vector": _check_vector,
 }
 """The repair each operation's positive bodies get, by route."""
+
+
+CHECKERS = {"/v1/ap1/check-inputs": "ap1.check_inputs", "/v1/kit/check-vector": "kit.check_vector"}
+"""The document checkers among the repaired routes, by route: their members are a document
+or any other value (``checked_by: operation``)."""
+
+
+def documents_meet_schemas(path: str, body: Body) -> bool:
+    """Whether every document a checker's body carries meets its document schema.
+
+    Only such bodies are repaired: the relations between documents are what the hooks
+    make agree, and a member that is not a document is the operation's to refuse.
+    """
+    operation = CHECKERS.get(path)
+    if operation is None:
+        return True
+    return all(
+        json_schema_validator(document).is_valid(body.get(pointer.lstrip("/")))
+        for pointer, document in input_documents(operation).items()
+    )
 
 
 def coherent(path: str, body: Any) -> Any:
     """``body`` with its documents made to agree (a repaired copy), or ``body`` itself."""
     repair = REPAIRS.get(path)
     if repair is None or not isinstance(body, dict) or not repaired_share(body):
+        return body
+    if not documents_meet_schemas(path, body):
         return body
     out = copy.deepcopy(body)
     repair(out)

@@ -321,3 +321,113 @@ def test_a_broken_derivation_check_is_refused_then_answered_once_repaired(api: F
     ids = [item["id"] for item in repaired["questions"]["items"]]
     assert len(set(ids)) == len(ids) == 3
     assert [d["itemId"] for d in repaired["derivations"]["derivations"]] == ids
+
+
+def test_a_broken_check_inputs_body_is_refused_then_answered_once_repaired(api: FastAPI) -> None:
+    body = copy.deepcopy(_vector_input("inputs", "ap1-inputs-valid-plan.json"))
+    for entity in body["fixture"]["entities"]:
+        entity["id"] = entity["id"].upper()
+    body = _in_share(body)  # the suffixed text no longer has the configured hash
+    refused = call(api, "POST", "/v1/ap1/check-inputs", json_body=body)
+    assert refused.status == 422 and refused.json["code"] == "AP1-UNKNOWN-ENTITY"
+    repaired = coherent("/v1/ap1/check-inputs", body)
+    answered = call(api, "POST", "/v1/ap1/check-inputs", json_body=repaired)
+    assert answered.status == 200, answered.json
+    assert answered.json["valid"] is True and len(answered.json["cells"]) > 0
+    assert repaired["config"]["ap1"]["textSha256"] == sha256_text(body["ap1Text"])
+    entities = {e["id"] for e in repaired["fixture"]["entities"]}
+    assert all(set(i["sourceEntities"]) <= entities for i in repaired["questions"]["items"])
+
+
+def test_a_negative_check_inputs_case_is_sent_as_generated() -> None:
+    body = copy.deepcopy(_vector_input("inputs", "ap1-inputs-valid-plan.json"))
+    for entity in body["fixture"]["entities"]:
+        entity["id"] = entity["id"].upper()
+    # ap1Text must be a string: a number makes the body schema-invalid, a negative case.
+    broken = next(b for n in range(100) if repaired_share(b := {**body, "ap1Text": n}))
+    assert coherent("/v1/ap1/check-inputs", broken) != broken  # a repair would touch it
+    seen: list[Any] = []
+
+    def test(case: Any) -> None:
+        assert case.meta.generation.mode == GenerationMode.NEGATIVE
+        case.body = copy.deepcopy(broken)
+        seen.append(_hook(case).body)
+
+    _draw(GenerationMode.NEGATIVE, 1, test, "/v1/ap1/check-inputs")
+    assert seen == [broken]
+
+
+def test_a_negative_check_vector_case_is_sent_as_generated() -> None:
+    body = _check_vector_body()
+    body["vector"]["id"] = "fuzzed-id"  # the file name no longer matches
+    # fileName must be a string: a number makes the body schema-invalid, a negative case.
+    broken = next(b for n in range(100) if repaired_share(b := {**body, "fileName": n}))
+    assert coherent("/v1/kit/check-vector", broken)["fileName"] == "fuzzed-id.json"
+    seen: list[Any] = []
+
+    def test(case: Any) -> None:
+        assert case.meta.generation.mode == GenerationMode.NEGATIVE
+        case.body = copy.deepcopy(broken)
+        seen.append(_hook(case).body)
+
+    _draw(GenerationMode.NEGATIVE, 1, test, "/v1/kit/check-vector")
+    assert seen == [broken]
+
+
+def _check_vector_body() -> dict[str, Any]:
+    value = load_path(data_path("vectors", "kit", "vectors", "kit-vec-valid.json"))["input"]
+    assert isinstance(value, dict)
+    return value
+
+
+def test_a_broken_check_vector_body_is_refused_then_answered_once_repaired(api: FastAPI) -> None:
+    body = _check_vector_body()
+    vector = body["vector"]
+    vector["id"] = "fuzzed-id"
+    vector["operation"] = "apx.canonicalize"  # not a kit operation
+    vector["clauses"] = ["KIT-JCS-1", "NO-SUCH-CLAUSE"]
+    vector["expected"] = {"kind": "refusal", "document": {"canonical": "[1]"}, "path": "$"}
+    body = _in_share(body, "fileName")
+    refused = call(api, "POST", "/v1/kit/check-vector", json_body=body)
+    assert refused.status == 422 and refused.json["code"] == "APC-DOC-REFUSED"
+    repaired = coherent("/v1/kit/check-vector", body)
+    answered = call(api, "POST", "/v1/kit/check-vector", json_body=repaired)
+    assert answered.status == 200, answered.json
+    assert answered.json == {"id": "fuzzed-id", "protocol": "kit", "negative": False}
+    fixed = repaired["vector"]
+    assert repaired["fileName"] == "fuzzed-id.json"
+    assert fixed["operation"] == "kit.canonicalize"
+    # A known clause is kept; the unknown one becomes a kit clause of the registry.
+    assert fixed["clauses"][0] == "KIT-JCS-1"
+    assert fixed["clauses"][1].startswith("KIT-") and fixed["clauses"][1] != "NO-SUCH-CLAUSE"
+    # The expectation takes the kind of the member it carries; a refusal-only member goes.
+    assert fixed["expected"] == {"kind": "exact", "document": {"canonical": "[1]"}}
+    assert vector["clauses"][1] == "NO-SUCH-CLAUSE"  # the generated body is not changed
+
+
+def test_a_check_vector_matcher_keeps_exactly_one_check() -> None:
+    body = _check_vector_body()
+    body["vector"]["expected"] = {
+        "kind": "partial",
+        "matchers": [
+            {"path": "/a", "equals": 1, "present": True},
+            {"path": "/b", "absent": False},
+            {"path": "/c", "absent": True},
+        ],
+    }
+    repaired = coherent("/v1/kit/check-vector", _in_share(body, "fileName"))
+    assert repaired["vector"]["expected"]["matchers"] == [
+        {"path": "/a", "equals": 1},
+        {"path": "/b", "absent": False, "present": True},
+        {"path": "/c", "absent": True},
+    ]
+
+
+def test_a_checker_body_whose_member_is_not_a_document_is_left_as_generated() -> None:
+    body = copy.deepcopy(_vector_input("inputs", "ap1-inputs-valid-plan.json"))
+    body["fixture"]["entities"][0]["unknownMember"] = [1]  # the fixture schema refuses it
+    body = _in_share(body)
+    assert coherent("/v1/ap1/check-inputs", body) is body
+    vector_body = _in_share(_check_vector_body(), "fileName")
+    vector_body["vector"]["clauses"] = "KIT-JCS-1"  # a list in the vector schema
+    assert coherent("/v1/kit/check-vector", vector_body) is vector_body

@@ -67,6 +67,7 @@ class SlotConstraints:
     min_length: int | None = None
     max_length: int | None = None
     length_unit: str = "codepoint"  # "utf16": the kernel counts UTF-16 code units
+    checked: bool = False  # "checked_by: operation": the operation checks the document itself
     min_items: int | None = None
     max_items: int | None = None
 
@@ -128,10 +129,21 @@ def resolve(sv: SchemaView, slot: SlotDefinition) -> SlotConstraints:
             max_items=max_items,
         )
 
+    checked_by = _annotation(slot, "checked_by")
     if range_name in sv.all_classes():
         cls = sv.get_class(range_name)
         kind = "any" if cls.class_uri == "linkml:Any" else "class"
-        return make(kind)
+        result = make(kind)
+        if checked_by is not None:
+            if str(checked_by) != "operation" or kind != "class" or slot.multivalued:
+                raise ValueError(
+                    f"slot {slot.name}: checked_by must be 'operation', on a single member "
+                    f"whose range is a document class, not {checked_by!r} on {range_name}"
+                )
+            result.checked = True
+        return result
+    if checked_by is not None:
+        raise ValueError(f"slot {slot.name}: checked_by needs a class range, not {range_name}")
     if range_name in sv.all_enums():
         return make("enum")
 

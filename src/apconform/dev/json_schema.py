@@ -92,6 +92,14 @@ def _utf16_note(limit: int) -> str:
 
 
 def _patch_property(prop: dict[str, Any], c: SlotConstraints) -> dict[str, Any]:
+    if c.checked:
+        # The operation checks the document itself (see CheckedBy in the generated models):
+        # the document's schema, or any other value, which the operation refuses.
+        document = {key: value for key, value in prop.items() if key != "description"}
+        checked: dict[str, Any] = {"anyOf": [document, {"not": copy.deepcopy(document)}]}
+        if "description" in prop:
+            checked["description"] = prop["description"]
+        return checked
     target = prop["items"] if c.multivalued and "items" in prop else prop
     _patch_scalar(target, c)
     if c.length_unit == "utf16" and c.max_length is not None:

@@ -71,6 +71,9 @@ def _field_args(c: SlotConstraints, *, items: bool) -> list[str]:
 
 def annotation(c: SlotConstraints, python_name: str) -> str:
     """The full type annotation of a field, constraints included."""
+    if c.checked:
+        # The operation checks the document itself: the raw value passes through.
+        return f"Annotated[Any, CheckedBy({python_name})]"
     if c.equals_string is not None:
         core = f"Literal[{c.equals_string!r}]"
     elif c.equals_boolean is not None:

@@ -18,17 +18,21 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    GetCoreSchemaHandler,
+    GetJsonSchemaHandler,
     Strict,
     ValidationError,
     ValidationInfo,
 )
-from pydantic_core import InitErrorDetails, PydanticCustomError
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema, InitErrorDetails, PydanticCustomError, core_schema
 
 from . import RULES_DEFERRED  # stated once, in the package, where callers import it
 
 __all__ = [
     "NOT_NULL",
     "RULES_DEFERRED",
+    "CheckedBy",
     "ConfiguredBaseModel",
     "OpenBaseModel",
     "JsonBool",
@@ -154,6 +158,31 @@ class OpenBaseModel(ConfiguredBaseModel):
 
 
 _M = TypeVar("_M", bound=BaseModel)
+
+
+class CheckedBy:
+    """The type of a member whose document the operation checks itself (``checked_by: operation``).
+
+    Any JSON value passes unchanged, so the operation refuses a malformed document with
+    its own code, path and message (as the vectors expect), never with the input check's.
+    The JSON Schema states the document's schema as the first of two alternatives, the
+    second being every other value (which the operation refuses): clients and fuzzers
+    see the document's shape, and every input a vector sends still meets the schema.
+    """
+
+    def __init__(self, model: type[BaseModel]) -> None:
+        self.model = model
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        return core_schema.no_info_plain_validator_function(
+            lambda value: value, json_schema_input_schema=handler.generate_schema(self.model)
+        )
+
+    def __get_pydantic_json_schema__(
+        self, schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        document = handler(schema)
+        return {"anyOf": [document, {"not": document}]}
 
 
 class RuleBreach(NamedTuple):

@@ -13,6 +13,7 @@ from pydantic import AfterValidator, BeforeValidator, ConfigDict, Field, Validat
 
 from ._jsontypes import (
     NOT_NULL,
+    CheckedBy,
     ConfiguredBaseModel,
     OpenBaseModel,
     JsonBool,

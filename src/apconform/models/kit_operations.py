@@ -13,6 +13,7 @@ from pydantic import AfterValidator, BeforeValidator, ConfigDict, Field, Validat
 
 from ._jsontypes import (
     NOT_NULL,
+    CheckedBy,
     ConfiguredBaseModel,
     OpenBaseModel,
     JsonBool,
@@ -28,7 +29,7 @@ from ._jsontypes import (
     refuse_values,
     rule_text,
 )
-from .conformance import Protocol
+from .conformance import Protocol, Vector
 
 
 class SignerTrust(str, Enum):
@@ -118,7 +119,7 @@ class KitCheckVectorInput(ConfiguredBaseModel):
     The input of kit.check_vector.
     """
     fileName: JsonStr = Field(default=..., description="""The name of the file the vector would be stored in, such as kit-example.json.""")
-    vector: Optional[Any] = Field(default=..., description="""The vector document to check. Free-form on purpose: checking it is the operation's work, and a document that breaks the vector format is refused with APC-DOC-REFUSED listing every violation.""")
+    vector: Annotated[Any, CheckedBy(Vector)] = Field(default=..., description="""The vector document to check (schema vector), checked by the operation: checking it is the operation's work, so a value that is not a vector is passed to it unchanged and refused with APC-DOC-REFUSED listing every violation, never with APC-OP-INPUT.""")
 
 
 class KitCheckVectorAnswer(ConfiguredBaseModel):
