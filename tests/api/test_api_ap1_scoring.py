@@ -162,12 +162,15 @@ def test_a_member_the_scorer_reads_is_refused_with_its_type(api: FastAPI) -> Non
         ("repeat", "01", "$.repeat '01' is not a whole number from 1"),
         ("cellKey", "", "$.cellKey is blank"),
         ("cellKey", " \u3000\t", "$.cellKey is blank"),
+        ("statusReason", "", "$.statusReason is blank (give the reason, or null)"),
+        ("statusReason", "\u00a0 ", "$.statusReason is blank (give the reason, or null)"),
     ],
 )
 def test_a_record_whose_copied_members_break_the_score_s_schema_is_refused(
     api: FastAPI, member: str, value: str, detail: str
 ) -> None:
-    """Schemathesis found a repeat of "" scored into an answer its schema refuses (ST108)."""
+    """Schemathesis found a repeat, then a status reason, of "" scored into an answer its schema
+    refuses (ST108)."""
     body = _computed()
     body["record"][member] = value
     problem = _problem(call(api, "POST", SCORE, json_body=body))

@@ -6,7 +6,8 @@ mistyped member raises :class:`RecordUnreadable` naming it, so a forged or
 damaged record is reported instead of crashing the scorer or being scored on
 guessed values. The cell key and the repeat are copied into the execution
 score, so they are also checked for the form the score states: a cell key that
-is not blank, a repeat that is a whole number from 1. Response bodies are
+is not blank, a repeat that is a whole number from 1; a status reason, when
+given, is not blank either. Response bodies are
 parsed only when a rule needs them.
 """
 
@@ -187,6 +188,8 @@ def read_execution(record: Any) -> ExecutionView:
     final = record.get("finalText")
     if reason is not None and not isinstance(reason, str):
         raise RecordUnreadable("$.statusReason has the wrong type")
+    if reason is not None and not _NOT_BLANK.search(reason):
+        raise RecordUnreadable("$.statusReason is blank (give the reason, or null)")
     if final is not None and not isinstance(final, str):
         raise RecordUnreadable("$.finalText has the wrong type")
     evidence = _get(record, "evidenceInputs", dict, where)
