@@ -28,7 +28,9 @@ and as proportional set size (PSS) summed, which counts a page shared by
 forked processes once.
 
 Targets: at least 10,000 executions per second with the default jobs on the
-two cores and under 300 MB peak for 100,000 executions (issue 17; the first
+two cores and under 300 MB peak by both measures, the getrusage bound and the
+sampled RSS of the tree, for 100,000 executions and (``--executions 1000000``)
+for a million, memory flat in the number of executions (issue 17; the first
 target was 5,000); a 1,000-execution run re-scored (every file) in under a
 second. The CPU time of the re-scoring process and its workers is printed
 beside the wall time: on a shared machine it is the steadier figure.
@@ -381,6 +383,7 @@ def main() -> int:
         ok = (
             rate >= RATE_TARGET
             and result["peakMb"] < MEMORY_TARGET_MB
+            and result["sampledMb"] < MEMORY_TARGET_MB
             and small_result["seconds"] < SMALL_TARGET_SECONDS
             and result["verified"]
         )
