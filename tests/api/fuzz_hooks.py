@@ -418,6 +418,31 @@ def _kit_parse(body: Body) -> None:
         body["text"] = json.dumps(body["text"])
 
 
+def _hours(value: Any) -> float:
+    """A finite number of hours at least 0, from a generated value of any type.
+
+    A number keeps its magnitude; any other value gives the length of its JSON text (at
+    least 1), so the number still comes from what was generated.
+    """
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return abs(value)
+    return len(json.dumps(value, ensure_ascii=False, default=str))
+
+
+def _power_metrics(body: Body) -> None:
+    """Hours APx can divide: W a finite number at least 0, T one above 0 (APX-QTY-4).
+
+    The members stay free in the schema (a vector sends a string, refused with the
+    operation's own code), so random bodies are almost never numbers; W / T overflowing a
+    double is left as generated, the operation's APX-METRIC-OVERFLOW to answer.
+    """
+    if "creditedHumanHours" in body:
+        body["creditedHumanHours"] = _hours(body["creditedHumanHours"])
+    if "wallHours" in body:
+        wall = _hours(body["wallHours"])
+        body["wallHours"] = wall if wall > 0 else len(json.dumps(body["wallHours"]))
+
+
 # --- a vector document: the relations the vector loader checks beyond its schema ----------
 
 _NEEDS = {"exact": "document", "refusal": "errorCode", "partial": "matchers"}
@@ -495,6 +520,7 @@ REPAIRS: dict[str, Callable[[Body], object]] = {
     "/v1/ap1/score-transcript": _transcript,
     "/v1/ap1/compare-reference-execution": _execution,
     "/v1/kit/parse": _kit_parse,
+    "/v1/apx/power-metrics": _power_metrics,
     "/v1/kit/check-vector": _check_vector,
 }
 """The repair each operation's positive bodies get, by route."""

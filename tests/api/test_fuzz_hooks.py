@@ -431,3 +431,31 @@ def test_a_checker_body_whose_member_is_not_a_document_is_left_as_generated() ->
     vector_body = _in_share(_check_vector_body(), "fileName")
     vector_body["vector"]["clauses"] = "KIT-JCS-1"  # a list in the vector schema
     assert coherent("/v1/kit/check-vector", vector_body) is vector_body
+
+
+def _hours_in_share(work: float, wall: Any) -> dict[str, Any]:
+    """{"creditedHumanHours", "wallHours"} in the repaired share, the work moved by whole hours."""
+    for n in range(100):
+        candidate = {"creditedHumanHours": work + n if work >= 0 else work - n, "wallHours": wall}
+        if repaired_share(candidate):
+            return candidate
+    raise AssertionError("no variant in the repaired share")
+
+
+def test_power_metrics_hours_become_numbers_apx_divides(api: FastAPI) -> None:
+    body = _hours_in_share(-3.5, {"a": [1]})
+    refused = call(api, "POST", "/v1/apx/power-metrics", json_body=body)
+    assert (refused.status, refused.json["code"]) == (400, "APX-METRIC-INPUT")
+    repaired = coherent("/v1/apx/power-metrics", body)
+    # Derived from what was generated: the number's magnitude, the JSON text's length.
+    assert repaired["creditedHumanHours"] == -body["creditedHumanHours"] >= 3.5
+    assert repaired["wallHours"] == len('{"a": [1]}') == 10
+    answered = call(api, "POST", "/v1/apx/power-metrics", json_body=repaired)
+    assert answered.status == 200, answered.json
+    assert answered.json["AP"] == repaired["creditedHumanHours"] / 10
+
+
+def test_power_metrics_keeps_good_hours_and_lifts_a_zero_wall_time() -> None:
+    assert coherent("/v1/apx/power-metrics", _hours_in_share(8, 0))["wallHours"] == 1
+    good = _hours_in_share(8, 2.5)
+    assert coherent("/v1/apx/power-metrics", good) == good
