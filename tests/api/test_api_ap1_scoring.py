@@ -182,6 +182,17 @@ def test_a_record_whose_copied_members_break_the_score_s_schema_is_refused(
     assert problem["detail"] == detail
 
 
+def test_the_published_record_schema_states_the_copied_members_are_not_blank() -> None:
+    """The OpenAPI document says what the scorer refuses, so schema-valid records are scored."""
+    document = json.loads(data_path("schemas", "openapi.json").read_text(encoding="utf-8"))
+    members = document["components"]["schemas"]["ScorableExecutionRecord"]["properties"]
+    reason = members["statusReason"]["anyOf"]
+    assert reason[1] == {"type": "null"}
+    assert reason[0]["type"] == "string"
+    assert reason[0]["pattern"] == members["cellKey"]["pattern"]
+    assert reason[0]["pattern"].startswith("[^\\t\\n")
+
+
 def test_a_body_is_validated_once_and_answered_alike_every_time(
     api: FastAPI, monkeypatch: pytest.MonkeyPatch
 ) -> None:

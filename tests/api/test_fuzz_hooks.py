@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from schemathesis.generation.modes import GenerationMode
 
 from apconform.ap1.seal.build import composite_hash
+from apconform.ap1.seal.reference import reference_config_hash, reference_seal_hashes
 from apconform.ap1.transcript.verify import verify_transcript_bytes
 from apconform.core.canonical import canonical_text, sha256_hex, sha256_text
 from apconform.core.files import load_path
@@ -157,6 +158,7 @@ def test_the_hook_repairs_a_positive_case() -> None:
         ("/v1/ap1/render-request", 40),
         ("/v1/ap1/tool-loop", 20),
         ("/v1/ap1/validate-derivations", 20),
+        ("/v1/ap1/import-reference", 20),
     ],
 )
 def test_the_hook_leaves_every_negative_case_as_generated(path: str, count: int) -> None:
@@ -431,3 +433,91 @@ def test_a_checker_body_whose_member_is_not_a_document_is_left_as_generated() ->
     vector_body = _in_share(_check_vector_body(), "fileName")
     vector_body["vector"]["clauses"] = "KIT-JCS-1"  # a list in the vector schema
     assert coherent("/v1/kit/check-vector", vector_body) is vector_body
+
+
+def _hours_in_share(work: float, wall: Any) -> dict[str, Any]:
+    """{"creditedHumanHours", "wallHours"} in the repaired share, the work moved by whole hours."""
+    for n in range(100):
+        candidate = {"creditedHumanHours": work + n if work >= 0 else work - n, "wallHours": wall}
+        if repaired_share(candidate):
+            return candidate
+    raise AssertionError("no variant in the repaired share")
+
+
+def test_power_metrics_hours_become_numbers_apx_divides(api: FastAPI) -> None:
+    body = _hours_in_share(-3.5, {"a": [1]})
+    refused = call(api, "POST", "/v1/apx/power-metrics", json_body=body)
+    assert (refused.status, refused.json["code"]) == (400, "APX-METRIC-INPUT")
+    repaired = coherent("/v1/apx/power-metrics", body)
+    # Derived from what was generated: the number's magnitude, the JSON text's length.
+    assert repaired["creditedHumanHours"] == -body["creditedHumanHours"] >= 3.5
+    assert repaired["wallHours"] == len('{"a": [1]}') == 10
+    answered = call(api, "POST", "/v1/apx/power-metrics", json_body=repaired)
+    assert answered.status == 200, answered.json
+    assert answered.json["AP"] == repaired["creditedHumanHours"] / 10
+
+
+def test_power_metrics_keeps_good_hours_and_lifts_a_zero_wall_time() -> None:
+    assert coherent("/v1/apx/power-metrics", _hours_in_share(8, 0))["wallHours"] == 1
+    good = _hours_in_share(8, 2.5)
+    assert coherent("/v1/apx/power-metrics", good) == good
+
+
+def _foreign_import_body() -> dict[str, Any]:
+    """An import-reference body as the fuzzer makes them: documents of other types, a float,
+    unknown configuration members, records that are not the reference's, hashes that do not
+    reproduce."""
+    body = copy.deepcopy(_vector_input("importing", "ap1-imp-august-record.json"))
+    body["config"] = {"model": "model under test", "colour": "blue", "repeat_count": 2.5}
+    body["fixture"] = ["not", "an", "object"]
+    body["questions"] = {"items": [{"id": "Q 1", "derivable": False}, 7]}
+    body["sealRecord"] = {"runner_version_tag": "v9", "ev3_implemented": False}
+    body["records"] = [{"condition": "base", "timestamp": "2026-09-08T11:20:00Z"}, "line"]
+    return _in_share(body)
+
+
+def test_an_import_body_is_made_a_consistent_reference_run(api: FastAPI) -> None:
+    body = _foreign_import_body()
+    refused = call(api, "POST", "/v1/ap1/import-reference", json_body=body)
+    assert (refused.status, refused.json["code"]) == (422, "APC-OP-INPUT")
+    repaired = coherent("/v1/ap1/import-reference", body)
+    config, printed = repaired["config"], repaired["sealRecord"]
+    assert config["model"] == "model under test"  # a generated text kept
+    assert config["repeat_count"] == 4  # a float is no count: 1 + the length of "2.5"
+    assert "colour" not in config
+    assert printed["runner_version_tag"] == "v9"
+    assert printed["ev3_implemented"] == "false"  # printed as text, as the reference prints
+    hashes = reference_seal_hashes(config, printed)
+    assert printed["config_hash"] == hashes["configHash"] == reference_config_hash(config)
+    assert printed["seal_hash"] == hashes["sealHash"]
+    assert [r["seal_hash"] for r in repaired["records"]] == [printed["seal_hash"]]
+    assert repaired["questions"]["items"][0]["id"] == "Q1"
+    answered = call(api, "POST", "/v1/ap1/import-reference", json_body=repaired)
+    assert answered.status == 200, answered.json
+    assert answered.json["sealHash"] == printed["seal_hash"]
+    assert [e["status"] for e in answered.json["executions"]] == ["VOID"]
+    assert answered.json["executions"][0]["cellKey"] == "base/Q1/1"
+
+
+def test_an_import_body_outside_the_share_is_left_as_generated() -> None:
+    body = _foreign_import_body()
+    outside = _out_of_share(body)
+    assert coherent("/v1/ap1/import-reference", outside) is outside
+
+
+def test_repaired_generated_import_bodies_are_accepted(api: FastAPI) -> None:
+    """Every drawn positive body, repaired (share aside), is a run the operation imports."""
+    repair = REPAIRS["/v1/ap1/import-reference"]
+    statuses: list[int] = []
+
+    def test(case: Any) -> None:
+        body = copy.deepcopy(case.body)
+        repair(body)
+        statuses.append(call(api, "POST", "/v1/ap1/import-reference", json_body=body).status)
+
+    operation = SCHEMA["/v1/ap1/import-reference"]["POST"]
+    strategy = operation.as_strategy(generation_mode=GenerationMode.POSITIVE)
+    settings(
+        max_examples=12, database=None, derandomize=True, suppress_health_check=list(HealthCheck)
+    )(given(strategy)(test))()
+    assert statuses == [200] * len(statuses) and len(statuses) >= 10

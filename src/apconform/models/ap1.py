@@ -2846,7 +2846,7 @@ class ScorableExecutionRecord(OpenBaseModel):
     itemId: JsonStr = Field(default=..., description="""The question item.""")
     repeat: Annotated[JsonStr, Field(pattern='^[1-9][0-9]*$', max_length=12)] = Field(default=..., description="""The repeat index as text, a whole number from 1 (the execution score copies it).""")
     status: ExecutionStatus = Field(default=..., description="""What became of the execution.""")
-    statusReason: Optional[JsonStr] = Field(default=None, description="""Why the status is not EXECUTED; absent or null otherwise.""")
+    statusReason: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=None, description="""Why the status is not EXECUTED, not blank (the execution score copies it); absent or null otherwise.""")
     stopReason: JsonStr = Field(default=..., description="""Why the tool loop ended.""")
     finalText: Optional[JsonStr] = Field(default=None, description="""The last response's text; absent or null when there is none.""")
     evidenceInputs: ScorableEvidenceInputs = Field(default=..., description="""The structural facts the evidence class is read from.""")
