@@ -521,3 +521,131 @@ def test_repaired_generated_import_bodies_are_accepted(api: FastAPI) -> None:
         max_examples=12, database=None, derandomize=True, suppress_health_check=list(HealthCheck)
     )(given(strategy)(test))()
     assert statuses == [200] * len(statuses) and len(statuses) >= 10
+
+
+LOAD_CONFIG = "/v1/ap1/load-config"
+
+
+def _config_vector(name: str) -> dict[str, Any]:
+    return _vector_input("config", f"{name}.json")
+
+
+def _broken_config_body(share: bool) -> dict[str, Any]:
+    """The valid configuration with five things the loader refuses, in or out of the share."""
+    config = _config_vector("ap1-config-valid")["config"]
+    config["request"]["sampling"]["temperature"] = {"send": 0.7}  # a bare number
+    config["repeats"] = 3  # a bare number
+    config["transport"]["backoffMultiplier"] = "0.5"  # below 1
+    config["endpoint"]["model"] = "sk-proj-abcdefghijklmnopqrstuvwx"  # credential-shaped
+    config["top_p"] = {"send": "0.9"}  # a sampling parameter outside sampling
+    for probe in range(100):
+        config["ap1"]["version"] = f"v1.3 probe {probe}"
+        if repaired_share({"config": config}) == share:
+            return {"config": config}
+    raise AssertionError("no variant on that side of the share")
+
+
+def test_a_refused_configuration_is_loaded_once_repaired(api: FastAPI) -> None:
+    body = _broken_config_body(share=True)
+    refused = call(api, "POST", LOAD_CONFIG, json_body=body)
+    assert refused.status == 422
+    repaired = coherent(LOAD_CONFIG, body)
+    assert body["config"]["repeats"] == 3  # the generated body is not changed
+    config = repaired["config"]
+    # Each refused value made one the loader takes, derived from what was generated:
+    # the numbers as their decimal texts, the multiplier raised by 1, the credential-shaped
+    # model a word naming it, the misplaced parameter dropped.
+    assert config["request"]["sampling"]["temperature"] == {"send": "0.7"}
+    assert config["repeats"] == "3"
+    assert config["transport"]["backoffMultiplier"] == "1.5"
+    model = config["endpoint"]["model"]
+    assert model.startswith("v") and len(model) == 13 and "sk-" not in model
+    assert "top_p" not in config
+    # Every other value is kept as generated.
+    expected = copy.deepcopy(body["config"])
+    del expected["top_p"]
+    expected["request"]["sampling"]["temperature"] = {"send": "0.7"}
+    expected["repeats"] = "3"
+    expected["transport"]["backoffMultiplier"] = "1.5"
+    expected["endpoint"]["model"] = model
+    assert config == expected
+    answered = call(api, "POST", LOAD_CONFIG, json_body=repaired)
+    assert answered.status == 200, answered.json
+    assert answered.json["valid"] is True
+    assert answered.json["quantisation"] == {"places": "2", "rounding": "ROUND_HALF_UP"}
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "ap1-conditions-user-preamble",
+        "ap1-config-half-even",
+        "ap1-config-imported-not-supported",
+        "ap1-config-key-by-variable-name",
+        "ap1-config-platform-omission-with-detail",
+        "ap1-config-quoted-decimal",
+        "ap1-config-sampling-inside-sampling",
+        "ap1-config-valid",
+    ],
+)
+def test_a_configuration_the_loader_accepts_is_kept_as_it_is(api: FastAPI, name: str) -> None:
+    body = _config_vector(name)
+    assert call(api, "POST", LOAD_CONFIG, json_body=body).status == 200
+    repaired = copy.deepcopy(body)
+    REPAIRS[LOAD_CONFIG](repaired)
+    assert repaired == body
+
+
+def test_a_value_that_is_no_configuration_becomes_one_derived_from_it(api: FastAPI) -> None:
+    repair = REPAIRS[LOAD_CONFIG]
+    first, second, same = {"config": [1, "a"]}, {"config": [2, "a"]}, {"config": [1, "a"]}
+    for body in (first, second, same):
+        repair(body)
+        answered = call(api, "POST", LOAD_CONFIG, json_body=body)
+        assert answered.status == 200, answered.json
+    assert first == same  # deterministic
+    # Members the value lacks are derived from their names and the value's hash.
+    assert first["config"]["endpoint"]["model"] != second["config"]["endpoint"]["model"]
+    assert first["config"]["schemaVersion"] == "apconform-ap1-config/1"
+
+
+def test_a_load_config_body_outside_the_share_is_left_as_generated() -> None:
+    body = _broken_config_body(share=False)
+    assert coherent(LOAD_CONFIG, body) is body
+
+
+def test_a_negative_load_config_case_is_sent_as_generated() -> None:
+    config = _broken_config_body(share=True)["config"]
+    # The input has one member: another makes the body schema-invalid, a negative case.
+    broken = next(b for n in range(100) if repaired_share(b := {"config": config, "extra": n}))
+    assert coherent(LOAD_CONFIG, broken) != broken  # a repair would touch it
+    seen: list[Any] = []
+
+    def test(case: Any) -> None:
+        assert case.meta.generation.mode == GenerationMode.NEGATIVE
+        case.body = copy.deepcopy(broken)
+        seen.append(_hook(case).body)
+
+    _draw(GenerationMode.NEGATIVE, 1, test, LOAD_CONFIG)
+    assert seen == [broken]
+
+
+def test_repaired_generated_load_config_bodies_are_accepted(api: FastAPI) -> None:
+    """Every drawn positive body, repaired (share aside), is a configuration the route loads."""
+    repair = REPAIRS[LOAD_CONFIG]
+    generated: list[int] = []
+    statuses: list[int] = []
+
+    def test(case: Any) -> None:
+        generated.append(call(api, "POST", LOAD_CONFIG, json_body=case.body).status)
+        body = copy.deepcopy(case.body)
+        repair(body)
+        statuses.append(call(api, "POST", LOAD_CONFIG, json_body=body).status)
+
+    operation = SCHEMA[LOAD_CONFIG]["POST"]
+    strategy = operation.as_strategy(generation_mode=GenerationMode.POSITIVE)
+    settings(
+        max_examples=12, database=None, derandomize=True, suppress_health_check=list(HealthCheck)
+    )(given(strategy)(test))()
+    assert statuses == [200] * len(statuses) and len(statuses) >= 10
+    assert generated.count(200) < len(generated)  # as generated, some were refused
