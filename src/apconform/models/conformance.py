@@ -250,7 +250,7 @@ class Vector(ConfiguredBaseModel):
     operation: Annotated[JsonStr, Field(pattern='^(apx|ap1|kit)\\.[a-z][a-z0-9_]*$')] = Field(default=..., description="""The operation to call with the input.""")
     description: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""One or two sentences saying what the vector checks and why the expectation holds.""")
     tags: Annotated[Optional[list[JsonStr]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Free labels for selecting vectors, such as \"negative\" or \"bootstrap\".""")
-    input: Optional[Any] = Field(default=..., description="""The input document passed to the operation; any JSON value.""")
+    input: Optional[Any] = Field(default=..., description="""The input document passed to the operation. Free-form on purpose: its shape is the named operation's, which differs from one operation to the next; the operation's input schema (schemas/operations/OPERATION.input.schema.json) describes it.""")
     expected: Expected = Field(default=..., description="""What a conforming implementation answers.""")
     comparison: Annotated[Optional[Comparison], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Comparison rules for numbers in the answer; when absent, numbers must be equal exactly.""")
 
@@ -260,7 +260,7 @@ class Expected(ConfiguredBaseModel):
     The expectation of a vector. An exact expectation carries the document; a refusal carries the error code (and, where a reference wording exists, the first violation's message); a partial one carries matchers.
     """
     kind: ExpectedKind = Field(default=..., description="""Which kind of comparison applies.""")
-    document: Optional[Any] = Field(default=None, description="""For kind exact, the whole expected answer.""")
+    document: Optional[Any] = Field(default=None, description="""For kind exact, the whole expected answer. Free-form on purpose: its shape is the named operation's answer, which differs from one operation to the next; the operation's answer schema (schemas/operations/OPERATION.answer.schema.json) describes it.""")
     errorCode: Annotated[Optional[Annotated[JsonStr, Field(pattern='^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""For kind refusal, the stable error code of the expected refusal.""")
     message: Annotated[Optional[JsonStr], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""For kind refusal, optionally the exact text of the first violation's message, where the protocol fixes a wording.""")
     path: Annotated[Optional[Annotated[JsonStr, Field(pattern='^\\$')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""For kind refusal, optionally where the offending value lies, in the kit's path notation (for example $.a.b[1]); the refusal must name it.""")
@@ -272,7 +272,7 @@ class Matcher(ConfiguredBaseModel):
     One location in the answer and what must hold there: exactly one of equals, absent (true) or present (true).
     """
     path: Annotated[JsonStr, Field(pattern='^(/([^~/]|~[01])*)*$')] = Field(default=..., description="""Where in the answer, as a JSON Pointer.""")
-    equals: Optional[Any] = Field(default=None, description="""The value expected at the location.""")
+    equals: Optional[Any] = Field(default=None, description="""The value expected at the location. Free-form on purpose: a location in an operation's answer can hold any JSON value, null included.""")
     absent: Annotated[Optional[JsonBool], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""When true, the location must not exist in the answer.""")
     present: Annotated[Optional[JsonBool], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""When true, the location must exist in the answer, whatever its value (for prose such as the reason a figure is ambiguous, whose wording the protocol leaves free).""")
 
