@@ -349,7 +349,7 @@ class AdapterRun(ConfiguredBaseModel):
     cmd: Literal['run'] = Field(default=..., description="""Always \"run\".""")
     seq: Annotated[JsonInt, Field(ge=1)] = Field(default=..., description="""The case's sequence number; the answer must carry the same number.""")
     operation: Annotated[JsonStr, Field(pattern='^(apx|ap1|kit)\\.[a-z][a-z0-9_]*$')] = Field(default=..., description="""The operation to perform.""")
-    input: Optional[Any] = Field(default=..., description="""The vector's input document, exactly as the vector holds it.""")
+    input: Optional[Any] = Field(default=..., description="""The vector's input document, exactly as the vector holds it. Free-form on purpose: its shape is the input schema of the operation this message names (one per operation, in the operation catalogue); the kit's lint holds every vector's input to that schema, and with --validate-protocol the harness checks each run message's input against it before sending.""")
 
 
 class AdapterAnswer(ConfiguredBaseModel):
@@ -357,7 +357,7 @@ class AdapterAnswer(ConfiguredBaseModel):
     The implementation's answer to one run message. It carries the same seq and exactly one of answer (the operation's result), refusal (the operation refused the input), skipped (the implementation does not run this case, and says why) or errored (something went wrong that is not a refusal).
     """
     seq: Annotated[JsonInt, Field(ge=1)] = Field(default=..., description="""The seq of the run message this answers.""")
-    answer: Optional[Any] = Field(default=None, description="""The operation's answer document.""")
+    answer: Optional[Any] = Field(default=None, description="""The operation's answer document. Free-form on purpose: its shape is the answer schema of the operation the run message named, which this message does not repeat; with --validate-protocol the harness checks it against that schema (a departure makes the case errored), and without it the answer is compared with the vector's expectation as it came.""")
     refusal: Annotated[Optional[AdapterRefusal], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The refusal, when the operation refused the input.""")
     skipped: Annotated[Optional[AdapterSkip], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Present when the implementation skips the case.""")
     errored: Annotated[Optional[AdapterError], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Present when the implementation failed to handle the case.""")
@@ -385,7 +385,7 @@ class AdapterError(ConfiguredBaseModel):
     What went wrong while handling a case (not a refusal of the input).
     """
     message: JsonStr = Field(default=..., description="""What went wrong, in words.""")
-    context: Optional[Any] = Field(default=None, description="""Anything that helps to find the cause, such as a traceback or stderr.""")
+    context: Optional[Any] = Field(default=None, description="""Anything that helps to find the cause, such as a traceback or stderr. Free-form on purpose: it is the implementation's own diagnostic in its own form; the harness never reads into it and copies it unchanged into the report case's actual.context.implementation.""")
 
 
 class AdapterStop(ConfiguredBaseModel):
@@ -456,12 +456,12 @@ class ReportActual(ConfiguredBaseModel):
     What the implementation gave back for one case.
     """
     kind: ActualKind = Field(default=..., description="""Which kind of reply it was.""")
-    document: Optional[Any] = Field(default=None, description="""For an answer, the answer document.""")
+    document: Optional[Any] = Field(default=None, description="""For an answer, the answer document. Free-form on purpose: it is the implementation's answer exactly as received, kept even when it breaks the operation's answer schema (only --validate-protocol checks it, and then such an answer makes the case errored), so the report shows what was compared.""")
     code: Annotated[Optional[JsonStr], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""For a refusal, its error code.""")
     message: Annotated[Optional[JsonStr], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""For a refusal or an error, its message.""")
     reason: Annotated[Optional[JsonStr], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""For a skipped case, the reason.""")
     issueUrl: Annotated[Optional[JsonStr], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""For a skipped case, the issue that tracks it, when given.""")
-    context: Optional[Any] = Field(default=None, description="""For an error, what helps to find the cause (stderr, traceback, the offending message).""")
+    context: Optional[Any] = Field(default=None, description="""What helps to find the cause: for a refusal, the path it named; for an error, what the harness saw (stderr, a traceback, the offending line, or an HTTP answer's status, content type and first 500 bytes) and, as implementation, the context the implementation sent. Free-form on purpose: it is always an object, but its members depend on the adapter and on what failed, and the implementation's part is whatever the implementation chose to send.""")
 
 
 class ReportMismatch(ConfiguredBaseModel):
@@ -470,8 +470,8 @@ class ReportMismatch(ConfiguredBaseModel):
     """
     path: JsonStr = Field(default=..., description="""Where, as a JSON Pointer into the answer (\"\" for the whole answer).""")
     reason: JsonStr = Field(default=..., description="""How the values differ, in words.""")
-    expected: Optional[Any] = Field(default=None, description="""The expected value there, when there is one.""")
-    actual: Optional[Any] = Field(default=None, description="""The value found there, when there is one.""")
+    expected: Optional[Any] = Field(default=None, description="""The expected value there, when there is one (for \"array lengths differ\", the expected length). Free-form on purpose: a location in an answer can hold any JSON value, and the comparison reports the value there as it is.""")
+    actual: Optional[Any] = Field(default=None, description="""The value found there, when there is one (for \"array lengths differ\", the answer's length). Free-form on purpose, as expected.""")
 
 
 class ReportCase(ConfiguredBaseModel):
