@@ -2,11 +2,14 @@
 
 The walk starts at each vector operation's request body and 2xx answers in the committed
 OpenAPI document (kept equal to the app's by ``apconform-dev gen --check``), and at the
-operation's published input and answer schemas, and follows ``$ref``, ``anyOf``/``oneOf``/
-``allOf``, ``properties``, ``items``, ``prefixItems`` and ``additionalProperties``. A schema is
-free when it carries no type or constraint keyword (``{}``, or a ``$ref`` to such a definition),
-or when it is ``anyOf: [X, {not: X}]`` (a member the operation checks itself). The member a free
-schema belongs to must say why in its description, always with the same words.
+operation's published input and answer schemas; a second walk starts at every route of both
+committed OpenAPI documents (``openapi.json`` and ``openapi-ledger.json``: request bodies, every
+response's content and headers, parameters) and at every component schema. Both follow
+``$ref``, ``anyOf``/``oneOf``/``allOf``, ``properties``, ``items``, ``prefixItems`` and
+``additionalProperties``. A schema is free when it carries no type or constraint keyword
+(``{}``, or a ``$ref`` to such a definition), or when it is ``anyOf: [X, {not: X}]`` (a member
+the operation checks itself). The member a free schema belongs to must say why in its
+description, always with the same words.
 """
 
 from __future__ import annotations
@@ -24,6 +27,10 @@ from apconform.conformance.operations import operation_names
 
 REPO = Path(__file__).resolve().parents[2]
 OPENAPI = json.loads((REPO / "schemas/openapi.json").read_text(encoding="utf-8"))
+DOCUMENTS = {
+    name: json.loads((REPO / "schemas" / name).read_text(encoding="utf-8"))
+    for name in ("openapi.json", "openapi-ledger.json")
+}
 
 FREE_FORM = "Free-form on purpose"
 """The words a free member's description uses to say why it is free."""
@@ -152,3 +159,60 @@ def test_the_walk_finds_free_members_everywhere_it_looks() -> None:
     typed = {"type": "string", "description": "G."}
     conditional = {"type": "object", "allOf": [{"if": {"properties": {"s": {}}}, "then": {}}]}
     assert _check({"type": "object", "properties": {"f": said, "g": typed, "h": conditional}}) == []
+
+
+def _route_roots(document: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """(where, schema) for each schema a route of ``document`` takes or answers."""
+    roots = []
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            route = f"{method.upper()} {path}"
+            for parameter in operation.get("parameters", []):
+                roots.append((f"{route} parameter {parameter['name']}", parameter["schema"]))
+            parts = [("request", operation.get("requestBody", {}))]
+            parts += list(operation["responses"].items())
+            for label, part in parts:
+                for media, content in part.get("content", {}).items():
+                    roots.append((f"{route} {label} {media}", content["schema"]))
+                for header, value in part.get("headers", {}).items():
+                    roots.append((f"{route} {label} header {header}", value["schema"]))
+    return roots
+
+
+def _document_problems(name: str) -> list[str]:
+    document = DOCUMENTS[name]
+    components = document["components"]["schemas"]
+
+    def resolve(ref: str) -> dict[str, Any]:
+        found: dict[str, Any] = components[ref.rsplit("/", 1)[-1]]
+        return found
+
+    roots = _route_roots(document) + [(key, value) for key, value in components.items()]
+    problems: set[str] = set()
+    for where, schema in roots:
+        problems.update(unexplained_free_members(schema, resolve, where))
+    return sorted(problems)
+
+
+def test_the_route_walk_reaches_every_route_and_its_parts() -> None:
+    routes = {where.split(" ")[1] for where, _ in _route_roots(DOCUMENTS["openapi.json"])}
+    assert set(OPENAPI["paths"]) == routes
+    for tail in (
+        "score-transcript",
+        "validate-config",
+        "validate-derivations",
+        "validate-fixture",
+        "validate-questions",
+        "verify-seal",
+    ):
+        assert f"/v1/ap1/{tail}" in routes
+    ledger = [where for where, _ in _route_roots(DOCUMENTS["openapi-ledger.json"])]
+    assert "POST /v1/ledger/entries request application/json" in ledger
+    assert "GET /v1/ledger/entries/{ref} 200 application/json" in ledger
+    assert any(" parameter " in where for where in ledger)
+    assert any(" header X-Request-Id" in where for where in ledger)
+
+
+@pytest.mark.parametrize("name", sorted(DOCUMENTS))
+def test_free_members_of_every_route_and_component_say_why(name: str) -> None:
+    assert _document_problems(name) == []
