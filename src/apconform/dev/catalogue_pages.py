@@ -204,11 +204,17 @@ vectors. It is generated from the LinkML classes in
   anything else from the harness. The reference refuses an input that
   breaks the schema with `APC-OP-INPUT` (HTTP 422) at the path of the first
   bad member, listing every violation. A member the schema leaves free says
-  why: usually because the protocol itself checks that value and refuses it
-  with its own code, which the vectors test.
+  why, in a description with the words "Free-form on purpose": usually
+  because the protocol itself checks that value and refuses it with its own
+  code, which the vectors test. A test walks every operation's input and
+  answer, here and in the OpenAPI document, and fails on a free member that
+  does not say why.
 - **Answers.** An answer must meet the operation's answer schema;
   `apconform check --validate-protocol` errors every case whose answer does
-  not. The vector's expectation then decides pass or fail.
+  not. The vector's expectation then decides pass or fail. Two answer
+  members are free: an APx result's `baselineCohort.participantIds` and
+  `calibrationProtocolId`, which the kernel copies unchecked from a
+  synthetic baseline.
 - **Refusals.** A refusal carries one of the listed codes (the
   [error code table](../kit/error-codes.md) says what each means).
 - **Numbers.** AP-1 numbers are decimal strings (`"15.20"`), compared as

@@ -2851,7 +2851,7 @@ class ScorableExecutionRecord(OpenBaseModel):
     finalText: Optional[JsonStr] = Field(default=None, description="""The last response's text; absent or null when there is none.""")
     evidenceInputs: ScorableEvidenceInputs = Field(default=..., description="""The structural facts the evidence class is read from.""")
     toolCalls: list[ScorableToolCall] = Field(default=..., description="""Every tool call, in order.""")
-    rounds: list[Any] = Field(default=..., description="""Every round; the scorer reads the response bodies of those that are objects.""")
+    rounds: list[Any] = Field(default=..., description="""Every round; the scorer reads the response bodies of those that are objects. Free-form on purpose: the scorer skips a round that is not an object rather than refusing the record, as apconform ap1 rescore does, so both accept exactly the same records (AP1-SCR-1).""")
 
 
 class ScorableEvidenceInputs(OpenBaseModel):

@@ -167,10 +167,10 @@ class Ap1CheckInputsInput(ConfiguredBaseModel):
     """
     The input of ap1.check_inputs.
     """
-    config: Annotated[Any, CheckedBy(Ap1RunConfig)] = Field(default=..., description="""The run configuration (schema ap1-config), checked by the operation: checking the inputs is the operation's work, so a value that is not a run configuration is passed to it unchanged and refused with APC-SCHEMA-VIOLATION (or the AP-1 rule's code) at its path, which the vectors test, never with APC-OP-INPUT.""")
-    fixture: Annotated[Any, CheckedBy(Ap1Fixture)] = Field(default=..., description="""The fixture (schema ap1-fixture), checked by the operation, as config.""")
-    questions: Annotated[Any, CheckedBy(Ap1QuestionSet)] = Field(default=..., description="""The question set (schema ap1-questions), checked by the operation, as config.""")
-    derivations: Annotated[Any, CheckedBy(Ap1DerivationSet)] = Field(default=..., description="""The derivation set (schema ap1-derivations), checked by the operation, as config.""")
+    config: Annotated[Any, CheckedBy(Ap1RunConfig)] = Field(default=..., description="""The run configuration (schema ap1-config), checked by the operation. Free-form on purpose: checking the inputs is the operation's work, so a value that is not a run configuration is passed to it unchanged and refused with APC-SCHEMA-VIOLATION (or the AP-1 rule's code) at its path, which the vectors test, never with APC-OP-INPUT.""")
+    fixture: Annotated[Any, CheckedBy(Ap1Fixture)] = Field(default=..., description="""The fixture (schema ap1-fixture), checked by the operation. Free-form on purpose, as config.""")
+    questions: Annotated[Any, CheckedBy(Ap1QuestionSet)] = Field(default=..., description="""The question set (schema ap1-questions), checked by the operation. Free-form on purpose, as config.""")
+    derivations: Annotated[Any, CheckedBy(Ap1DerivationSet)] = Field(default=..., description="""The derivation set (schema ap1-derivations), checked by the operation. Free-form on purpose, as config.""")
     ap1Text: JsonStr = Field(default=..., description="""The AP-1 text; its hash must equal the configuration's ap1.textSha256.""")
 
 

@@ -137,7 +137,7 @@ class CheckAnswerRequest(ConfiguredBaseModel):
     An answer an implementation gave to one vector's input, submitted for comparison with the vector's expectation.
     """
     vectorId: Annotated[JsonStr, Field(pattern='^[a-z0-9][a-z0-9._-]*$', max_length=128)] = Field(default=..., description="""The vector whose input the implementation answered.""")
-    answer: Optional[Any] = Field(default=..., description="""The answer document. Any JSON value here: the vector's expectation decides; each operation's answer schema is in the operation catalogue.""")
+    answer: Optional[Any] = Field(default=..., description="""The answer document. Free-form on purpose: the vector's expectation decides; each operation's answer schema is in the operation catalogue.""")
 
 
 class CheckRefusalRequest(ConfiguredBaseModel):
@@ -173,8 +173,8 @@ class CheckMismatch(ConfiguredBaseModel):
     """
     path: Annotated[JsonStr, Field(pattern='^(/([^~/]|~[01])*)*$')] = Field(default=..., description="""Where in the answer, as a JSON Pointer (\"\" is the whole answer).""")
     reason: JsonStr = Field(default=..., description="""How the values differ, in words.""")
-    expected: Optional[Any] = Field(default=None, description="""The expected value there (any JSON value, as answers hold); absent when nothing was expected at the location.""")
-    actual: Optional[Any] = Field(default=None, description="""The submitted value there (any JSON value, as answers hold); absent when the submission has nothing at the location.""")
+    expected: Optional[Any] = Field(default=None, description="""The expected value there; absent when nothing was expected at the location. Free-form on purpose: a location in an answer can hold any JSON value.""")
+    actual: Optional[Any] = Field(default=None, description="""The submitted value there; absent when the submission has nothing at the location. Free-form on purpose, as expected.""")
 
 
 class ValidationReport(ConfiguredBaseModel):
@@ -303,13 +303,13 @@ class Ap1InputsReport(ConfiguredBaseModel):
 
 class Ap1SealVerificationRequest(ConfiguredBaseModel):
     """
-    The body of POST /v1/ap1/verify-seal: a seal record and the sealed inputs as they are now. The inputs may be any JSON value: an input that no longer passes the seal's checks is a finding, not a malformed request.
+    The body of POST /v1/ap1/verify-seal: a seal record and the sealed inputs as they are now. The inputs are free-form on purpose: an input that no longer passes the seal's checks is a finding, not a malformed request.
     """
     seal: Ap1Seal = Field(default=..., description="""The seal record (seal.json of the run directory).""")
-    config: Optional[Any] = Field(default=..., description="""The sealed run configuration (inputs/config.json). Any JSON value: one that no longer passes the seal's checks is a finding of the answer, not a malformed request.""")
-    fixture: Optional[Any] = Field(default=..., description="""The sealed fixture (inputs/fixture.json). Any JSON value: one that no longer passes the seal's checks is a finding of the answer, not a malformed request.""")
-    questions: Optional[Any] = Field(default=..., description="""The sealed question set (inputs/questions.json). Any JSON value: one that no longer passes the seal's checks is a finding of the answer, not a malformed request.""")
-    derivations: Optional[Any] = Field(default=..., description="""The sealed derivation set (inputs/derivations.json). Any JSON value: one that no longer passes the seal's checks is a finding of the answer, not a malformed request.""")
+    config: Optional[Any] = Field(default=..., description="""The sealed run configuration (inputs/config.json). Free-form on purpose: one that no longer passes the seal's checks is a finding of the answer, not a malformed request.""")
+    fixture: Optional[Any] = Field(default=..., description="""The sealed fixture (inputs/fixture.json). Free-form on purpose: one that no longer passes the seal's checks is a finding of the answer, not a malformed request.""")
+    questions: Optional[Any] = Field(default=..., description="""The sealed question set (inputs/questions.json). Free-form on purpose: one that no longer passes the seal's checks is a finding of the answer, not a malformed request.""")
+    derivations: Optional[Any] = Field(default=..., description="""The sealed derivation set (inputs/derivations.json). Free-form on purpose: one that no longer passes the seal's checks is a finding of the answer, not a malformed request.""")
     ap1Text: JsonStr = Field(default=..., description="""The sealed AP-1 text; hashed with line endings normalised to LF.""")
     trustedKeys: Annotated[Optional[Annotated[list[Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')]], Field(max_length=100)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Public keys (hex) the seal's signer must be one of. Named keys replace the default: without them only the kit's published TEST key is trusted, so a seal signed by any other key does not verify. A valid signature adds a note finding that says which key verified it.""")
 

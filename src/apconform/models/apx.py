@@ -473,7 +473,7 @@ class Result(ConfiguredBaseModel):
     suiteId: JsonStr = Field(default=..., description="""The suite's id.""")
     baselineId: JsonStr = Field(default=..., description="""The baseline's id.""")
     baselineCohort: CohortRecord = Field(default=..., description="""A copy of the manifest's cohort, so the result names its human reference group.""")
-    calibrationProtocolId: Optional[Any] = Field(default=..., description="""The calibration protocol's id, or null when the baseline has none.""")
+    calibrationProtocolId: Optional[Any] = Field(default=..., description="""The calibration protocol's id, or null when the baseline's protocol is absent or not an object. Free-form on purpose: the kernel checks the protocol (its id a string of at most 4096 characters) only for a measured baseline and copies a synthetic baseline's protocol id as declared, whatever JSON value it is, so a result from POST /v1/apx/adapter (whose manifest is not checked against the manifest schema) can carry any value here.""")
     assurance: Literal['declared-measured when labeled pilot; structural checks do not authenticate evidence, participants, reviewers, or independent measurement'] = Field(default=..., description="""The fixed statement of what the kernel's checks can and cannot establish.""")
     status: ResultStatus = Field(default=..., description="""synthetic when the baseline or the run is synthetic, otherwise pilot.""")
     eligibility: Eligibility = Field(default=..., description="""ELIGIBLE exactly when there is no policy violation and no known safety failure.""")
@@ -517,7 +517,7 @@ class CohortRecord(OpenBaseModel):
     id: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256)] = Field(default=..., description="""The cohort's id.""")
     tools: Annotated[list[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256)]], Field(min_length=1, max_length=100)] = Field(default=..., description="""The cohort's tools.""")
     skills: Annotated[list[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256)]], Field(min_length=1, max_length=100)] = Field(default=..., description="""The cohort's skills.""")
-    participantIds: Optional[Any] = Field(default=None, description="""The cohort's participants as declared in the manifest.""")
+    participantIds: Optional[Any] = Field(default=None, description="""The cohort's participants as declared in the manifest. Free-form on purpose: the kernel checks them (1 to 10,000 unique identifiers) only for a measured baseline and copies a synthetic baseline's value as declared, whatever JSON value it is, so a result from POST /v1/apx/adapter (whose manifest is not checked against the manifest schema) can carry any value here.""")
 
 
 class WallBreakdownRecord(ConfiguredBaseModel):

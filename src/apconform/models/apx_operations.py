@@ -167,11 +167,11 @@ class ApxFreezeInput(OpenBaseModel):
     """
     The input of apx.freeze: the manifest draft itself, at the root. Its members are free here: freezing computes the hashes and checks only what it needs to (a missing component is refused with APx codes, as a vector tests); the frozen manifest is validated separately.
     """
-    schemaVersion: Optional[Any] = Field(default=None, description="""The manifest's schema version, copied as it is.""")
-    suite: Optional[Any] = Field(default=None, description="""The task suite draft (schema ApxSuiteDraft); its hashes may be missing or stale.""")
-    baseline: Optional[Any] = Field(default=None, description="""The human baseline draft (schema ApxBaselineDraft).""")
-    evaluator: Optional[Any] = Field(default=None, description="""The evaluator draft (schema ApxEvaluatorDraft).""")
-    environment: Optional[Any] = Field(default=None, description="""The environment draft (schema ApxEnvironmentDraft).""")
+    schemaVersion: Optional[Any] = Field(default=None, description="""The manifest's schema version, copied as it is. Free-form on purpose: freezing does not read it; validating the frozen manifest checks it.""")
+    suite: Optional[Any] = Field(default=None, description="""The task suite draft (schema ApxSuiteDraft); its hashes may be missing or stale. Free-form on purpose: freezing refuses a suite that is absent or not an object with APX-VAL-OBJECT, which a vector tests, and one without slots with APX-VAL-ARRAY; it checks nothing else.""")
+    baseline: Optional[Any] = Field(default=None, description="""The human baseline draft (schema ApxBaselineDraft). Free-form on purpose, as suite: a baseline that is not an object is refused with APX-VAL-OBJECT.""")
+    evaluator: Optional[Any] = Field(default=None, description="""The evaluator draft (schema ApxEvaluatorDraft). Free-form on purpose, as baseline.""")
+    environment: Optional[Any] = Field(default=None, description="""The environment draft (schema ApxEnvironmentDraft). Free-form on purpose, as baseline.""")
 
 
 class ApxValidateManifestInput(OpenBaseModel):

@@ -250,7 +250,7 @@ class Vector(ConfiguredBaseModel):
     operation: Annotated[JsonStr, Field(pattern='^(apx|ap1|kit)\\.[a-z][a-z0-9_]*$')] = Field(default=..., description="""The operation to call with the input.""")
     description: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""One or two sentences saying what the vector checks and why the expectation holds.""")
     tags: Annotated[Optional[list[JsonStr]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Free labels for selecting vectors, such as \"negative\" or \"bootstrap\".""")
-    input: Optional[Any] = Field(default=..., description="""The input document passed to the operation; any JSON value.""")
+    input: Optional[Any] = Field(default=..., description="""The input document passed to the operation. Free-form on purpose: its shape is the named operation's, which differs from one operation to the next; the operation's input schema (schemas/operations/OPERATION.input.schema.json) describes it.""")
     expected: Expected = Field(default=..., description="""What a conforming implementation answers.""")
     comparison: Annotated[Optional[Comparison], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Comparison rules for numbers in the answer; when absent, numbers must be equal exactly.""")
 
@@ -260,7 +260,7 @@ class Expected(ConfiguredBaseModel):
     The expectation of a vector. An exact expectation carries the document; a refusal carries the error code (and, where a reference wording exists, the first violation's message); a partial one carries matchers.
     """
     kind: ExpectedKind = Field(default=..., description="""Which kind of comparison applies.""")
-    document: Optional[Any] = Field(default=None, description="""For kind exact, the whole expected answer.""")
+    document: Optional[Any] = Field(default=None, description="""For kind exact, the whole expected answer. Free-form on purpose: its shape is the named operation's answer, which differs from one operation to the next; the operation's answer schema (schemas/operations/OPERATION.answer.schema.json) describes it.""")
     errorCode: Annotated[Optional[Annotated[JsonStr, Field(pattern='^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""For kind refusal, the stable error code of the expected refusal.""")
     message: Annotated[Optional[JsonStr], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""For kind refusal, optionally the exact text of the first violation's message, where the protocol fixes a wording.""")
     path: Annotated[Optional[Annotated[JsonStr, Field(pattern='^\\$')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""For kind refusal, optionally where the offending value lies, in the kit's path notation (for example $.a.b[1]); the refusal must name it.""")
@@ -272,7 +272,7 @@ class Matcher(ConfiguredBaseModel):
     One location in the answer and what must hold there: exactly one of equals, absent (true) or present (true).
     """
     path: Annotated[JsonStr, Field(pattern='^(/([^~/]|~[01])*)*$')] = Field(default=..., description="""Where in the answer, as a JSON Pointer.""")
-    equals: Optional[Any] = Field(default=None, description="""The value expected at the location.""")
+    equals: Optional[Any] = Field(default=None, description="""The value expected at the location. Free-form on purpose: a location in an operation's answer can hold any JSON value, null included.""")
     absent: Annotated[Optional[JsonBool], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""When true, the location must not exist in the answer.""")
     present: Annotated[Optional[JsonBool], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""When true, the location must exist in the answer, whatever its value (for prose such as the reason a figure is ambiguous, whose wording the protocol leaves free).""")
 
@@ -349,7 +349,7 @@ class AdapterRun(ConfiguredBaseModel):
     cmd: Literal['run'] = Field(default=..., description="""Always \"run\".""")
     seq: Annotated[JsonInt, Field(ge=1)] = Field(default=..., description="""The case's sequence number; the answer must carry the same number.""")
     operation: Annotated[JsonStr, Field(pattern='^(apx|ap1|kit)\\.[a-z][a-z0-9_]*$')] = Field(default=..., description="""The operation to perform.""")
-    input: Optional[Any] = Field(default=..., description="""The vector's input document, exactly as the vector holds it.""")
+    input: Optional[Any] = Field(default=..., description="""The vector's input document, exactly as the vector holds it. Free-form on purpose: its shape is the input schema of the operation this message names (one per operation, in the operation catalogue); the kit's lint holds every vector's input to that schema, and with --validate-protocol the harness checks each run message's input against it before sending.""")
 
 
 class AdapterAnswer(ConfiguredBaseModel):
@@ -357,7 +357,7 @@ class AdapterAnswer(ConfiguredBaseModel):
     The implementation's answer to one run message. It carries the same seq and exactly one of answer (the operation's result), refusal (the operation refused the input), skipped (the implementation does not run this case, and says why) or errored (something went wrong that is not a refusal).
     """
     seq: Annotated[JsonInt, Field(ge=1)] = Field(default=..., description="""The seq of the run message this answers.""")
-    answer: Optional[Any] = Field(default=None, description="""The operation's answer document.""")
+    answer: Optional[Any] = Field(default=None, description="""The operation's answer document. Free-form on purpose: its shape is the answer schema of the operation the run message named, which this message does not repeat; with --validate-protocol the harness checks it against that schema (a departure makes the case errored), and without it the answer is compared with the vector's expectation as it came.""")
     refusal: Annotated[Optional[AdapterRefusal], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The refusal, when the operation refused the input.""")
     skipped: Annotated[Optional[AdapterSkip], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Present when the implementation skips the case.""")
     errored: Annotated[Optional[AdapterError], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Present when the implementation failed to handle the case.""")
@@ -385,7 +385,7 @@ class AdapterError(ConfiguredBaseModel):
     What went wrong while handling a case (not a refusal of the input).
     """
     message: JsonStr = Field(default=..., description="""What went wrong, in words.""")
-    context: Optional[Any] = Field(default=None, description="""Anything that helps to find the cause, such as a traceback or stderr.""")
+    context: Optional[Any] = Field(default=None, description="""Anything that helps to find the cause, such as a traceback or stderr. Free-form on purpose: it is the implementation's own diagnostic in its own form; the harness never reads into it and copies it unchanged into the report case's actual.context.implementation.""")
 
 
 class AdapterStop(ConfiguredBaseModel):
@@ -456,12 +456,12 @@ class ReportActual(ConfiguredBaseModel):
     What the implementation gave back for one case.
     """
     kind: ActualKind = Field(default=..., description="""Which kind of reply it was.""")
-    document: Optional[Any] = Field(default=None, description="""For an answer, the answer document.""")
+    document: Optional[Any] = Field(default=None, description="""For an answer, the answer document. Free-form on purpose: it is the implementation's answer exactly as received, kept even when it breaks the operation's answer schema (only --validate-protocol checks it, and then such an answer makes the case errored), so the report shows what was compared.""")
     code: Annotated[Optional[JsonStr], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""For a refusal, its error code.""")
     message: Annotated[Optional[JsonStr], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""For a refusal or an error, its message.""")
     reason: Annotated[Optional[JsonStr], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""For a skipped case, the reason.""")
     issueUrl: Annotated[Optional[JsonStr], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""For a skipped case, the issue that tracks it, when given.""")
-    context: Optional[Any] = Field(default=None, description="""For an error, what helps to find the cause (stderr, traceback, the offending message).""")
+    context: Optional[Any] = Field(default=None, description="""What helps to find the cause: for a refusal, the path it named; for an error, what the harness saw (stderr, a traceback, the offending line, or an HTTP answer's status, content type and first 500 bytes) and, as implementation, the context the implementation sent. Free-form on purpose: it is always an object, but its members depend on the adapter and on what failed, and the implementation's part is whatever the implementation chose to send.""")
 
 
 class ReportMismatch(ConfiguredBaseModel):
@@ -470,8 +470,8 @@ class ReportMismatch(ConfiguredBaseModel):
     """
     path: JsonStr = Field(default=..., description="""Where, as a JSON Pointer into the answer (\"\" for the whole answer).""")
     reason: JsonStr = Field(default=..., description="""How the values differ, in words.""")
-    expected: Optional[Any] = Field(default=None, description="""The expected value there, when there is one.""")
-    actual: Optional[Any] = Field(default=None, description="""The value found there, when there is one.""")
+    expected: Optional[Any] = Field(default=None, description="""The expected value there, when there is one (for \"array lengths differ\", the expected length). Free-form on purpose: a location in an answer can hold any JSON value, and the comparison reports the value there as it is.""")
+    actual: Optional[Any] = Field(default=None, description="""The value found there, when there is one (for \"array lengths differ\", the answer's length). Free-form on purpose, as expected.""")
 
 
 class ReportCase(ConfiguredBaseModel):

@@ -119,7 +119,7 @@ class KitCheckVectorInput(ConfiguredBaseModel):
     The input of kit.check_vector.
     """
     fileName: JsonStr = Field(default=..., description="""The name of the file the vector would be stored in, such as kit-example.json.""")
-    vector: Annotated[Any, CheckedBy(Vector)] = Field(default=..., description="""The vector document to check (schema vector), checked by the operation: checking it is the operation's work, so a value that is not a vector is passed to it unchanged and refused with APC-DOC-REFUSED listing every violation, never with APC-OP-INPUT.""")
+    vector: Annotated[Any, CheckedBy(Vector)] = Field(default=..., description="""The vector document to check (schema vector), checked by the operation. Free-form on purpose: checking it is the operation's work, so a value that is not a vector is passed to it unchanged and refused with APC-DOC-REFUSED listing every violation, never with APC-OP-INPUT.""")
 
 
 class KitCheckVectorAnswer(ConfiguredBaseModel):

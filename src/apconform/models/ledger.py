@@ -124,7 +124,7 @@ class LedgerSubmission(ConfiguredBaseModel):
     A result offered to a ledger, as the API's submit route takes it: the signed claim and the document it names.
     """
     claim: LedgerClaim = Field(default=..., description="""The claim, signed or not.""")
-    document: Optional[Any] = Field(default=..., description="""The result document; its canonical SHA-256 must equal the claim's documentSha256.""")
+    document: Optional[Any] = Field(default=..., description="""The result document; its canonical SHA-256 must equal the claim's documentSha256. Free-form on purpose: it is one of three kinds of result (a conformance report as the JSON array of its records, an AP-1 score report, an APx result); the ledger tells the kind from the content (APC-RESULT-UNKNOWN when it is none of them), refuses a kind other than the claim's, and checks the document against that kind's schema before it compares digests, so each refusal names its own code and path.""")
 
 
 class ImplementationRef(ConfiguredBaseModel):
@@ -196,7 +196,7 @@ class LedgerRecord(ConfiguredBaseModel):
     """
     entrySha256: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The SHA-256 of the entry's canonical bytes.""")
     entry: LedgerEntry = Field(default=..., description="""The entry.""")
-    document: Optional[Any] = Field(default=..., description="""The result document the entry's claim names.""")
+    document: Optional[Any] = Field(default=..., description="""The result document the entry's claim names. Free-form on purpose, as a submission's document: importing the line checks it the same way (its kind from the content, that kind's schema, then the digest).""")
 
 
 class LedgerEntrySummary(ConfiguredBaseModel):
