@@ -748,10 +748,14 @@ def _apx_text(value: Any, limit: int = 256) -> str:
 
 
 def _apx_hours(value: Any, most: float, least: float = 0) -> float:
-    """A number from ``least`` to ``most``: a generated one in range kept, else its JSON
-    text's length (as ``_hours``), kept in range."""
+    """A number from ``least`` to ``most``: a generated one in range kept, else the number
+    ``_hours`` derives from it (its magnitude or its JSON text's length) taken modulo ``most``
+    (``most`` itself when that falls below ``least``)."""
     hours = _hours(value)
-    return hours if least <= hours <= most else float(min(most, max(least, 1)))
+    if least <= hours <= most:
+        return hours
+    fitted = hours % most
+    return fitted if fitted >= least else most
 
 
 def _apx_unique(values: list[Any], limit: int = 256) -> list[str]:
@@ -802,7 +806,6 @@ def _apx_manifest(generated: Any) -> Body:
         elif not own:
             made.append({**made[0], "id": f"{made[0]['id'][:200]}_{class_id}"[:256]})
             made[-1].update(classId=class_id, accepted=True)
-    threshold = evaluator.get("qualityThreshold")
     manifest = {
         "schemaVersion": SCHEMA_VERSION,
         "suite": {
@@ -831,7 +834,7 @@ def _apx_manifest(generated: Any) -> Body:
         "evaluator": {
             "id": _apx_text(evaluator.get("id")),
             "version": _apx_text(evaluator.get("version")),
-            "qualityThreshold": _apx_hours(threshold, 1) if threshold is not None else 0.5,
+            "qualityThreshold": _apx_hours(evaluator.get("qualityThreshold"), 1),
         },
         "environment": {
             "id": _apx_text(environment.get("id")),
