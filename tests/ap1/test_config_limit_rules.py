@@ -56,45 +56,45 @@ def _verdicts(config: dict[str, Any]) -> tuple[bool, bool, list[tuple[str, str, 
     )
 
 
-@pytest.mark.parametrize("repeats", REPEATS)
-def test_repeats_limit_one_verdict_one_code(repeats: str) -> None:
-    config = copy.deepcopy(BASE)
-    config["repeats"] = repeats
-    by_file, by_openapi, model, kernel = _verdicts(config)
-    within = int(repeats) <= MAX_REPEATS
-    assert by_file is by_openapi is within
-    expected = (
-        []
-        if within
-        else [
-            (
-                "AP1-CONFIG-REPEATS",
-                "$.repeats",
-                f"{repeats} repeats asked for; at most 10,000 are planned",
-            )
-        ]
-    )
-    assert model == kernel == expected
+def _set_repeats(config: dict[str, Any], value: str) -> None:
+    config["repeats"] = value
 
 
-@pytest.mark.parametrize("places", PLACES)
-def test_places_limit_one_verdict_one_code(places: str) -> None:
+def _set_places(config: dict[str, Any], value: str) -> None:
+    config["answer"]["quantisation"]["places"] = value
+
+
+# (what is set, its bound, the kernel's code and path, its message for the value)
+LIMITS = {
+    "repeats": (
+        _set_repeats,
+        MAX_REPEATS,
+        "AP1-CONFIG-REPEATS",
+        "$.repeats",
+        "{} repeats asked for; at most 10,000 are planned",
+    ),
+    "places": (
+        _set_places,
+        MAX_PLACES,
+        "AP1-CONFIG-PLACES",
+        "$.answer.quantisation.places",
+        "{} places asked for; at most 100",
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("limit", "value"),
+    [("repeats", value) for value in REPEATS] + [("places", value) for value in PLACES],
+)
+def test_limit_one_verdict_one_code(limit: str, value: str) -> None:
+    setter, bound, code, path, message = LIMITS[limit]
     config = copy.deepcopy(BASE)
-    config["answer"]["quantisation"]["places"] = places
+    setter(config, value)
     by_file, by_openapi, model, kernel = _verdicts(config)
-    within = int(places) <= MAX_PLACES
+    within = int(value) <= bound
     assert by_file is by_openapi is within
-    expected = (
-        []
-        if within
-        else [
-            (
-                "AP1-CONFIG-PLACES",
-                "$.answer.quantisation.places",
-                f"{places} places asked for; at most 100",
-            )
-        ]
-    )
+    expected = [] if within else [(code, path, message.format(value))]
     assert model == kernel == expected
 
 

@@ -28,7 +28,9 @@ and as proportional set size (PSS) summed, which counts a page shared by
 forked processes once.
 
 Targets: at least 10,000 executions per second with the default jobs on the
-two cores and under 300 MB peak for 100,000 executions (issue 17; the first
+two cores and under 300 MB peak by both measures, the getrusage bound and the
+sampled RSS of the tree, for 100,000 executions and (``--executions 1000000``)
+for a million, memory flat in the number of executions (issue 17; the first
 target was 5,000); a 1,000-execution run re-scored (every file) in under a
 second. The CPU time of the re-scoring process and its workers is printed
 beside the wall time: on a shared machine it is the steadier figure.
@@ -247,6 +249,8 @@ print(json.dumps({
     "jobs": scored.jobs,
     "selfMb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     "childMb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
+    "hwmMb": next(int(line.split()[1]) for line in open("/proc/self/status")
+                  if line.startswith("VmHWM:")) / 1024,
     "streamingMb": (scored.streaming_maxrss_kib or 0) / 1024,
     "executions": int(document["integrity"]["transcript"]["executions"]),
     "verified": document["integrity"]["transcript"]["verified"],
@@ -275,17 +279,39 @@ def _tree_memory_kb(pid: int) -> tuple[int, int]:
     return rss, pss
 
 
+_LAUNCHER = "import subprocess, sys; sys.exit(subprocess.call(sys.argv[1:]))"
+"""Starts the re-scoring process from a small one. Linux keeps a process's getrusage maxrss
+across exec, and a process started from this one (fork or vfork, then exec) begins with this
+one's peak: at a million executions, the 336 MB this benchmark held writing the transcript."""
+
+
+def _launched_memory_kb(launcher: int) -> tuple[int, int]:
+    """The memory of the launcher's descendants (the re-scoring tree), not the launcher's own."""
+    rss = pss = 0
+    try:
+        children = Path(f"/proc/{launcher}/task/{launcher}/children").read_text().split()
+    except OSError:
+        return 0, 0
+    for child in children:
+        child_rss, child_pss = _tree_memory_kb(int(child))
+        rss, pss = rss + child_rss, pss + child_pss
+    return rss, pss
+
+
 def rescore_in_child(run_dir: Path, output: Path, jobs: str) -> dict[str, Any]:
     """Re-score in a fresh process (its own clock and peak memory), sampling its tree's memory."""
     child = subprocess.Popen(
-        [sys.executable, "-c", _CHILD, str(run_dir), str(output), jobs],
+        [
+            *(sys.executable, "-c", _LAUNCHER),
+            *(sys.executable, "-c", _CHILD, str(run_dir), str(output), jobs),
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
     peak = peak_pss = 0
     while child.poll() is None:
-        rss, pss = _tree_memory_kb(child.pid)
+        rss, pss = _launched_memory_kb(child.pid)
         peak, peak_pss = max(peak, rss), max(peak_pss, pss)
         time.sleep(0.02)
     out, err = child.communicate()
@@ -319,7 +345,8 @@ def _report(label: str, result: dict[str, Any]) -> float:
     print(
         f"  peak memory {result['peakMb']:.0f} MB ({result['peakMb'] / MEMORY_TARGET_MB:.2f} x "
         f"the {MEMORY_TARGET_MB} MB limit), from getrusage maxrss: the re-scoring process "
-        f"{result['selfMb']:.0f} MB at the end, {result['streamingMb']:.0f} MB when its "
+        f"{result['selfMb']:.0f} MB at the end (its VmHWM {result['hwmMb']:.0f} MB), "
+        f"{result['streamingMb']:.0f} MB when its "
         f"{workers} worker(s) ended, largest worker {result['childMb']:.0f} MB; max(end, "
         f"{result['streamingMb']:.0f} + {workers} x {result['childMb']:.0f}). Resident memory of "
         f"the process tree sampled every 20 ms peaked at {result['sampledMb']:.0f} MB "
@@ -381,6 +408,7 @@ def main() -> int:
         ok = (
             rate >= RATE_TARGET
             and result["peakMb"] < MEMORY_TARGET_MB
+            and result["sampledMb"] < MEMORY_TARGET_MB
             and small_result["seconds"] < SMALL_TARGET_SECONDS
             and result["verified"]
         )

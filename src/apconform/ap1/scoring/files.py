@@ -50,6 +50,7 @@ from apconform.core.errors import (
 )
 from apconform.core.files import open_binary
 from apconform.core.indented import indented_chunks
+from apconform.core.memory import release_free_memory
 from apconform.core.validation import validate_document
 from apconform.models.ap1 import Ap1Adjudication, Ap1Seal
 
@@ -211,8 +212,11 @@ def _score_stream(
             # and writes the report: the three are independent and each about as long. Their
             # folder is made first, so the processes never race to create it, and the
             # executions written so far leave this process's buffer before they fork.
+            # The worker results' free heap pages go back to the system first, or each forked
+            # process would start with them resident (apconform.core.memory).
             ensure_directory(output_dir / "adjudication")
             out.flush()
+            release_free_memory()
             children = [_SheetProcess(output_dir, rows, scorer, seal_hash) for scorer in (1, 2)]
             try:
                 report = rescorer.finish()

@@ -13,11 +13,15 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import heapq
 import html
 import io
+import itertools
+import os
+import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
-from typing import Any
+from typing import IO, Any
 
 from apconform.ap1.scoring.context import ScoringInputs
 from apconform.ap1.scoring.measures.answers import ANSWER_OUTCOMES
@@ -38,6 +42,7 @@ __all__ = [
     "sheet_key",
     "sheet_row_stream",
     "sheet_rows",
+    "sorted_positions",
 ]
 
 KEY_SCHEMA = "apconform-ap1-adjudication-key/1"
@@ -165,23 +170,74 @@ def _scorer_key(scorer: int) -> Callable[[dict[str, Any]], str]:
 def _ordered(rows: Rows, scorer: int) -> Iterable[dict[str, Any]]:
     """The rows in this scorer's order (by the hash of scorer and row id; ties: row order).
 
-    Rows on disk are not sorted whole: each gets one integer, its hash read as
-    a big-endian number with its position below it, which orders exactly as
-    (hex digest, position) does; the rows are then read back in that order.
+    Rows on disk are not sorted whole: each gets a key, its hash followed by
+    its position (big-endian), which orders exactly as (hex digest, position)
+    does; the keys are sorted (see :func:`sorted_positions`) and the rows read
+    back in that order.
     """
     if isinstance(rows, list):
         return sorted(rows, key=_scorer_key(scorer))
     prefix = f"scorer-{scorer}:".encode()
     if isinstance(rows, MappedRows) and isinstance(rows.convert, SheetRow):
         ids: Iterable[str] = map(rows.convert.row_id, rows.source)  # the ids alone, no rows made
+        directory = getattr(rows.source, "directory", None)
     else:
         ids = (row["rowId"] for row in rows)
-    keys = [
-        int.from_bytes(hashlib.sha256(prefix + row_id.encode()).digest(), "big") << 32 | position
-        for position, row_id in enumerate(ids)
-    ]
-    keys.sort()
-    return rows.at(key & 0xFFFFFFFF for key in keys)
+        directory = getattr(rows, "directory", None)
+    keys = (hashlib.sha256(prefix + row_id.encode()).digest() for row_id in ids)
+    return rows.at(sorted_positions(keys, directory=directory))
+
+
+SORT_RUN = 1 << 16
+"""Keys sorted in memory at a time; longer sheets are sorted in runs of this many and merged."""
+_POSITION = 8
+_MERGE_READ = 1024
+"""Keys read at a time from each sorted run while merging."""
+
+
+def sorted_positions(
+    keys: Iterable[bytes], *, run: int = SORT_RUN, directory: str | None = None
+) -> Iterator[int]:
+    """The positions of ``keys`` (equal-length byte strings) in the order of (key, position).
+
+    At most ``run`` keys are held at a time: each run of that many is sorted
+    and written to an anonymous temporary file in ``directory`` (40 bytes a
+    key for a digest), and the runs are merged reading 1,024 keys of each at a
+    time. Sorted whole, the keys of a million-execution run's 377,500 routed
+    rows took some 27 MB in each of the two processes writing the sheets; in
+    runs of 65,536 the order holds one run (about 5 MB) and 40 KB a run while
+    merging (six runs there).
+    """
+    entries = (key + position.to_bytes(_POSITION, "big") for position, key in enumerate(keys))
+    first = sorted(itertools.islice(entries, run))
+    if len(first) < run:
+        yield from (int.from_bytes(entry[-_POSITION:], "big") for entry in first)
+        return
+    width = len(first[0])
+    with tempfile.TemporaryFile(dir=directory, prefix=".apconform-order-") as spool:
+        runs: list[tuple[int, int]] = []
+        pending, first = first, []
+        while pending:
+            runs.append((spool.tell(), len(pending)))
+            spool.write(b"".join(pending))
+            pending = sorted(itertools.islice(entries, run))
+        spool.flush()
+        merged = heapq.merge(*(_run_entries(spool, start, count, width) for start, count in runs))
+        for entry in merged:
+            yield int.from_bytes(entry[-_POSITION:], "big")
+
+
+def _run_entries(spool: IO[bytes], start: int, count: int, width: int) -> Iterator[bytes]:
+    """One sorted run's entries, read back a few at a time."""
+    fd = spool.fileno()
+    while count > 0:
+        take = min(count, _MERGE_READ)
+        data = os.pread(fd, take * width, start)
+        if len(data) != take * width:
+            raise OSError("a temporary file of sorted keys came back short")
+        yield from (data[i : i + width] for i in range(0, len(data), width))
+        start += len(data)
+        count -= take
 
 
 def _csv_row(row: dict[str, Any]) -> list[Any]:

@@ -10,7 +10,9 @@ their cells, and the rows of a long table that share one value as a single line
 from __future__ import annotations
 
 import html
+import itertools
 import re
+from collections import Counter
 from typing import Any
 
 from apconform.ap1.scoring.report.charts import chart_svg, chart_title
@@ -66,40 +68,68 @@ def _formula(f: dict[str, Any]) -> str:
     )
 
 
-def _groups(block: Block) -> tuple[list[tuple[tuple[Cell, ...], list[list[Cell]]]], list[int]]:
-    """The collapsed groups (value, rows) in order of first appearance, and the other rows."""
+_JOIN_AT = 1024
+"""Names of a collapsed group joined into one text every this many (the same text in the end)."""
+
+
+def _name(row: list[Cell], key: tuple[int, ...]) -> str:
+    return "/".join(str(row[i]) for i in key if row[i] != "")
+
+
+def _groups(
+    block: Block, limit: int | None
+) -> tuple[list[tuple[tuple[Cell, ...], int, str]], list[list[Cell]], int]:
+    """The collapsed groups (value, how many rows, the rows' names) in order of first
+    appearance, the first ``limit`` other rows (all for None), and how many other rows.
+
+    Two passes over the rows: one counts each value, the other names the rows of the
+    collapsed groups and keeps the first other rows, so rows read from disk are never all held.
+    """
     if not block.group:
-        return [], list(range(len(block.rows)))
-    members: dict[tuple[Cell, ...], list[int]] = {}
-    for index, row in enumerate(block.rows):
-        members.setdefault(tuple(row[i] for i in block.group), []).append(index)
-    collapsed = {value: rows for value, rows in members.items() if len(rows) >= COLLAPSE_AT}
-    groups = [(value, [block.rows[i] for i in rows]) for value, rows in collapsed.items()]
-    hidden = {i for rows in collapsed.values() for i in rows}
-    return groups, [i for i in range(len(block.rows)) if i not in hidden]
+        rows = block.rows if limit is None else itertools.islice(block.rows, limit)
+        return [], list(rows), len(block.rows)
+    counts: Counter[tuple[Cell, ...]] = Counter(
+        tuple(row[i] for i in block.group) for row in block.rows
+    )
+    names: dict[tuple[Cell, ...], list[str]] = {
+        value: [] for value, count in counts.items() if count >= COLLAPSE_AT
+    }
+    head: list[list[Cell]] = []
+    others = 0
+    for row in block.rows:
+        value = tuple(row[i] for i in block.group)
+        group = names.get(value)
+        if group is not None:
+            group.append(_name(row, block.key))
+            if len(group) > _JOIN_AT:
+                group[:] = [", ".join(group)]
+            continue
+        others += 1
+        if limit is None or len(head) < limit:
+            head.append(row)
+    groups = [(value, counts[value], ", ".join(group)) for value, group in names.items()]
+    return groups, head, others
 
 
 def _table(block: Block) -> str:
     if not block.rows:
         return "<p>(none)</p>"
     head = "".join(f"<th>{html.escape(h)}</th>" for h in block.headers)
-    groups, singles = _groups(block)
+    groups, singles, others = _groups(block, block.limit)
     body = []
-    for value, rows in groups:
+    for value, count, names in groups:
         shown = " \u2014 ".join(_cell(v) for v in value if v != "")
-        names = ", ".join("/".join(str(row[i]) for i in block.key if row[i] != "") for row in rows)
         body.append(
             f'<tr class="group"><td colspan="{len(block.headers)}"><span class="count">'
-            f"{len(rows)} {html.escape(block.noun)}</span>: {shown}<details><summary>which "
+            f"{count} {html.escape(block.noun)}</span>: {shown}<details><summary>which "
             f"{html.escape(block.noun)}</summary>{html.escape(names)}</details></td></tr>"
         )
-    limit = len(singles) if block.limit is None else block.limit
-    for index in singles[:limit]:
-        body.append("<tr>" + "".join(f"<td>{_cell(c)}</td>" for c in block.rows[index]) + "</tr>")
+    for row in singles:
+        body.append("<tr>" + "".join(f"<td>{_cell(c)}</td>" for c in row) + "</tr>")
     thead = f"<thead><tr>{head}</tr></thead>" if any(block.headers) else ""
     out = f"<table>{thead}<tbody>{''.join(body)}</tbody></table>"
-    if len(singles) > limit:
-        out += f"<p>{html.escape(more_rows_text(len(singles) - limit))}</p>"
+    if others > len(singles):
+        out += f"<p>{html.escape(more_rows_text(others - len(singles)))}</p>"
     return out
 
 

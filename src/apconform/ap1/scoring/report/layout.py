@@ -13,10 +13,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from apconform.ap1.scoring.report.outline import LIST_LIMIT as _LIST_LIMIT
-from apconform.ap1.scoring.report.outline import Cell, CutRows, Section
+from apconform.ap1.scoring.report.outline import Cell, CutRows, Section, StreamedRows
 from apconform.ap1.scoring.report.outline import counts_text as _c
 from apconform.ap1.scoring.report.outline import optional as _n
 from apconform.ap1.scoring.report.outline import rate_text as _r
+from apconform.core.spooled import RowStream
 
 __all__ = ["layout"]
 
@@ -26,6 +27,13 @@ def _listing(rows: Any, convert: Callable[[Any], list[Cell]]) -> Sequence[list[C
     if isinstance(rows, list):
         return [convert(row) for row in rows]
     return CutRows([convert(row) for row in rows.head(_LIST_LIMIT)], len(rows))
+
+
+def _streamed(rows: Any, convert: Callable[[Any], list[Cell]]) -> Sequence[list[Cell]]:
+    """A table's rows: all of a list, or rows spooled to disk read as the rendering needs them."""
+    if isinstance(rows, RowStream):
+        return StreamedRows(rows, convert)
+    return [convert(row) for row in rows]
 
 
 def _head(doc: dict[str, Any]) -> list[Section]:
@@ -99,7 +107,7 @@ def _head(doc: dict[str, Any]) -> list[Section]:
     cells.p("Statuses: " + ", ".join(f"{s['status']} {s['count']}" for s in doc["statusCounts"]))
     cells.table(
         ("Cell", "Status", "Reason"),
-        [[c["cellKey"], c["status"], c["reason"]] for c in doc["nonOutcomeCells"]],
+        _streamed(doc["nonOutcomeCells"], lambda c: [c["cellKey"], c["status"], c["reason"]]),
         limit=_LIST_LIMIT,
         group=(1, 2),
         noun="cells",

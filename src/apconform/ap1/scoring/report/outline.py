@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, overload
+
+from apconform.core.spooled import RowStream
 
 __all__ = [
     "LIST_LIMIT",
@@ -12,6 +14,7 @@ __all__ = [
     "Cell",
     "CutRows",
     "Section",
+    "StreamedRows",
     "counts_text",
     "more_rows_text",
     "optional",
@@ -24,14 +27,8 @@ Cell = str | bool
 """A table cell: text, or a yes/no the rendering spells in its own way."""
 
 
-class CutRows(Sequence[list[Cell]]):
-    """A table's first rows and how many it has in all (the rest stay in score-report.json)."""
-
-    def __init__(self, head: list[list[Cell]], total: int) -> None:
-        self._head, self._total = head, total
-
-    def __len__(self) -> int:
-        return self._total
+class _TableRows(Sequence[list[Cell]]):
+    """Rows of a table that are not a list: one row by position, or a slice as a list."""
 
     @overload
     def __getitem__(self, index: int) -> list[Cell]: ...
@@ -40,14 +37,58 @@ class CutRows(Sequence[list[Cell]]):
     def __getitem__(self, index: slice) -> list[list[Cell]]: ...
 
     def __getitem__(self, index: int | slice) -> list[Cell] | list[list[Cell]]:
-        if isinstance(index, slice):
-            start, stop, _ = index.indices(self._total)
-            if stop > len(self._head) and start < stop:
-                raise IndexError("only the first rows of this table are at hand")
-            return self._head[index]
+        return self._slice(index) if isinstance(index, slice) else self._row(index)
+
+    def _slice(self, index: slice) -> list[list[Cell]]:
+        raise NotImplementedError
+
+    def _row(self, index: int) -> list[Cell]:
+        raise NotImplementedError
+
+
+class CutRows(_TableRows):
+    """A table's first rows and how many it has in all (the rest stay in score-report.json)."""
+
+    def __init__(self, head: list[list[Cell]], total: int) -> None:
+        self._head, self._total = head, total
+
+    def __len__(self) -> int:
+        return self._total
+
+    def _slice(self, index: slice) -> list[list[Cell]]:
+        start, stop, _ = index.indices(self._total)
+        if stop > len(self._head) and start < stop:
+            raise IndexError("only the first rows of this table are at hand")
+        return self._head[index]
+
+    def _row(self, index: int) -> list[Cell]:
         if index >= len(self._head) or index < 0:
             raise IndexError("only the first rows of this table are at hand")
         return self._head[index]
+
+
+class StreamedRows(_TableRows):
+    """A table's rows read from a listing spooled to disk when they are needed: all of them in
+    order, or some by position. A table of every non-outcome cell of a million-execution run
+    (67,500 rows) held as lists took some 15 MB while the report was rendered."""
+
+    def __init__(self, source: RowStream, convert: Callable[[Any], list[Cell]]) -> None:
+        self._source, self._convert = source, convert
+
+    def __len__(self) -> int:
+        return len(self._source)
+
+    def __iter__(self) -> Iterator[list[Cell]]:
+        return map(self._convert, self._source)
+
+    def _slice(self, index: slice) -> list[list[Cell]]:
+        return list(map(self._convert, self._source.at(range(*index.indices(len(self))))))
+
+    def _row(self, index: int) -> list[Cell]:
+        position = index + len(self) if index < 0 else index
+        if not 0 <= position < len(self):
+            raise IndexError("table row out of range")
+        return self._convert(next(iter(self._source.at([position]))))
 
 
 @dataclass
