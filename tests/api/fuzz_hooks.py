@@ -52,7 +52,7 @@ from apconform.ap1.seal.reference import reference_config_hash, reference_seal_h
 from apconform.ap1.transcript.chain import GENESIS, record_hash
 from apconform.apx.checks import RESERVED, is_digest, is_text
 from apconform.apx.hashing import freeze, rebind
-from apconform.apx.manifest import MAX_ATTEMPTS, MAX_SLOTS, SCHEMA_VERSION
+from apconform.apx.manifest import SCHEMA_VERSION
 from apconform.apx.run import ASSISTANCE_MODES, EVIDENCE_KINDS, SAFETY, WALL_SEGMENTS
 from apconform.conformance.clauses import load_clause_registry
 from apconform.conformance.operations import input_documents
@@ -740,6 +740,20 @@ def _import_reference(body: Body) -> None:
 # --- an APx campaign for a contract adapter: the manifest and run the kernel checks -----
 
 
+APX_SLOTS = 16
+"""The most slots a repaired manifest keeps (APx allows 1,000)."""
+APX_ATTEMPTS = 32
+"""The most generated baseline attempts a repaired manifest keeps (APx allows 10,000)."""
+APX_EVIDENCE = 4
+"""The most evidence entries a repaired outcome keeps (APx allows 100).
+
+The run needs an outcome per slot and takes the generated outcomes in turn, so one generated
+outcome's evidence is repeated for every slot: without these bounds a generated body of 16 kB
+(100 slots, 100 attempts, one outcome with 100 evidence entries) was repaired into 1.8 MB, one
+of 79 kB (1,000 slots and attempts) into 18 MB. With them a repaired run holds at most 64
+evidence entries (that body is repaired into 18 kB)."""
+
+
 def _apx_text(value: Any, limit: int = 256) -> str:
     """A generated text APx takes as an identifier kept; any other value as a word naming it."""
     if is_text(value, limit) and value not in RESERVED:
@@ -775,20 +789,21 @@ def _listed(value: Any) -> list[Any]:
 def _apx_manifest(generated: Any) -> Body:
     """A frozen APx manifest (schemaVersion apx/0.1, synthetic baseline) from generated values.
 
-    Slots keep the generated slots' ids and classes; each class gets the generated attempts
-    pointed at it (the first accepted when none is), the predeclared ids are the attempts'
-    own, and the kit's ``freeze`` computes taskSetHash and the four component hashes.
+    Slots keep the first ``APX_SLOTS`` generated slots' ids and classes; each class gets those
+    of the first ``APX_ATTEMPTS`` generated attempts pointed at it (the first accepted when
+    none is), the predeclared ids are the attempts' own, and the kit's ``freeze`` computes
+    taskSetHash and the four component hashes.
     """
     got = _object(generated)
     suite, baseline = _object(got.get("suite")), _object(got.get("baseline"))
     evaluator, environment = _object(got.get("evaluator")), _object(got.get("environment"))
-    slots = [_object(s) for s in _listed(suite.get("slots"))][:MAX_SLOTS]
+    slots = [_object(s) for s in _listed(suite.get("slots"))][:APX_SLOTS]
     slot_ids = _apx_unique([s.get("id") for s in slots])
     classes = list(dict.fromkeys(_apx_text(s.get("classId")) for s in slots))
     selection = _apx_text(suite.get("selectionId"))
     holdout = _apx_text(suite.get("holdoutId"))
     cohort = _object(baseline.get("cohort"))
-    attempts = [_object(a) for a in _listed(baseline.get("attempts"))][:MAX_ATTEMPTS]
+    attempts = [_object(a) for a in _listed(baseline.get("attempts"))][:APX_ATTEMPTS]
     attempt_ids = _apx_unique([a.get("id") for a in attempts])
     made: list[Body] = [
         {
@@ -887,10 +902,13 @@ def _apx_run(generated: Any, manifest: Body) -> Body:
 
 
 def _apx_outcome(got: Body, slot_id: str) -> Body:
-    """One slot's outcome: generated flags kept where they have the form, its evidence
-    (generated entries in turn) with unique ids and digests of the generated entries."""
+    """One slot's outcome: generated flags kept where they have the form, its evidence (the
+    first ``APX_EVIDENCE`` generated entries) with unique ids and digests of the generated
+    entries."""
     provenance = got.get("provenance")
-    entries = [_object(e) for e in provenance][:100] if isinstance(provenance, list) else []
+    entries = (
+        [_object(e) for e in provenance][:APX_EVIDENCE] if isinstance(provenance, list) else []
+    )
     ids = _apx_unique([e.get("id") for e in entries])
     evidence = []
     for identifier, entry in zip(ids, entries, strict=True):

@@ -570,6 +570,48 @@ def test_an_adapter_body_is_made_a_campaign_the_adapter_scores(api: FastAPI) -> 
     assert answered.json["adapter"]["name"] == "metaharness"
 
 
+def _large_adapter_body() -> dict[str, Any]:
+    """An adapter body with 1,000 slots and attempts and one outcome holding 100 evidence
+    entries (in the repaired share): repeated for every slot, that outcome's evidence made an
+    18 MB body before the repair was bounded."""
+    for n in range(100):
+        body = {
+            "adapter": "metaharness",
+            "manifest": {
+                "suite": {"slots": [{"id": f"s{i}", "classId": f"c{i % 7}"} for i in range(1000)]},
+                "baseline": {"attempts": [{"id": f"a{i}", "classId": n} for i in range(1000)]},
+            },
+            "run": {
+                "outcomes": [{"provenance": [{"id": f"e{j}", "kind": "x"} for j in range(100)]}]
+            },
+        }
+        if repaired_share(body):
+            return body
+    raise AssertionError("no variant found")
+
+
+def test_a_large_adapter_body_is_repaired_into_a_small_campaign(api: FastAPI) -> None:
+    body = _large_adapter_body()
+    repaired = coherent("/v1/apx/adapter", body)
+    slots = repaired["manifest"]["suite"]["slots"]
+    assert [s["id"] for s in slots] == [f"s{i}" for i in range(16)]  # the first 16 kept
+    attempts = repaired["manifest"]["baseline"]["attempts"]
+    # The first 32 generated attempts, all pointed at one class; the other six classes of the
+    # kept slots each given one.
+    assert [a["id"] for a in attempts[:32]] == [f"a{i}" for i in range(32)]
+    assert len(attempts) == 38
+    assert {a["classId"] for a in attempts} == {f"c{k}" for k in range(7)}
+    outcomes = repaired["run"]["outcomes"]
+    assert [o["slotId"] for o in outcomes] == [s["id"] for s in slots]
+    assert {tuple(e["id"] for e in o["provenance"]) for o in outcomes} == {("e0", "e1", "e2", "e3")}
+    assert len(json.dumps(body)) > 60_000
+    assert len(json.dumps(repaired)) < 30_000
+    answered = call(api, "POST", "/v1/apx/adapter", json_body=repaired)
+    assert answered.status == 200, answered.json
+    assert answered.json["result"]["declaredSlots"] == 16
+    assert len(answered.json["result"]["perClass"]) == 7
+
+
 def test_an_adapter_body_outside_the_share_is_left_as_generated() -> None:
     outside = _foreign_adapter_body(inside=False)
     assert coherent("/v1/apx/adapter", outside) is outside
