@@ -163,6 +163,7 @@ def test_the_hook_repairs_a_positive_case() -> None:
         ("/v1/ap1/tool-loop", 20),
         ("/v1/ap1/validate-derivations", 20),
         ("/v1/ap1/import-reference", 20),
+        ("/v1/apx/adapter", 20),
     ],
 )
 def test_the_hook_leaves_every_negative_case_as_generated(path: str, count: int) -> None:
@@ -480,11 +481,16 @@ def _foreign_import_body() -> dict[str, Any]:
     return _in_share(body)
 
 
+def _refused_then_repaired(api: FastAPI, path: str, body: dict[str, Any], code: str) -> Any:
+    """The repaired copy of ``body``, which the route refuses as generated with ``code``."""
+    refused = call(api, "POST", path, json_body=body)
+    assert (refused.status, refused.json["code"]) == (422, code)
+    return coherent(path, body)
+
+
 def test_an_import_body_is_made_a_consistent_reference_run(api: FastAPI) -> None:
     body = _foreign_import_body()
-    refused = call(api, "POST", "/v1/ap1/import-reference", json_body=body)
-    assert (refused.status, refused.json["code"]) == (422, "APC-OP-INPUT")
-    repaired = coherent("/v1/ap1/import-reference", body)
+    repaired = _refused_then_repaired(api, "/v1/ap1/import-reference", body, "APC-OP-INPUT")
     config, printed = repaired["config"], repaired["sealRecord"]
     assert config["model"] == "model under test"  # a generated text kept
     assert config["repeat_count"] == 4  # a float is no count: 1 + the length of "2.5"
@@ -509,17 +515,19 @@ def test_an_import_body_outside_the_share_is_left_as_generated() -> None:
     assert coherent("/v1/ap1/import-reference", outside) is outside
 
 
-def test_repaired_generated_import_bodies_are_accepted(api: FastAPI) -> None:
-    """Every drawn positive body, repaired (share aside), is a run the operation imports."""
-    repair = REPAIRS["/v1/ap1/import-reference"]
+@pytest.mark.parametrize("path", ["/v1/ap1/import-reference", "/v1/apx/adapter"])
+def test_repaired_generated_bodies_are_accepted(api: FastAPI, path: str) -> None:
+    """Every drawn positive body, repaired (share aside), is one the operation accepts: a run
+    import-reference imports, a campaign the APx adapter scores."""
+    repair = REPAIRS[path]
     statuses: list[int] = []
 
     def test(case: Any) -> None:
         body = copy.deepcopy(case.body)
         repair(body)
-        statuses.append(call(api, "POST", "/v1/ap1/import-reference", json_body=body).status)
+        statuses.append(call(api, "POST", path, json_body=body).status)
 
-    operation = SCHEMA["/v1/ap1/import-reference"]["POST"]
+    operation = SCHEMA[path]["POST"]
     strategy = operation.as_strategy(generation_mode=GenerationMode.POSITIVE)
     settings(
         max_examples=12,
@@ -661,3 +669,89 @@ def test_repaired_generated_load_config_bodies_are_accepted(api: FastAPI) -> Non
     )(given(strategy)(test))()
     assert statuses == [200] * len(statuses) and len(statuses) >= 10
     assert generated.count(200) < len(generated)  # as generated, some were refused
+
+
+def _foreign_adapter_body(inside: bool = True) -> dict[str, Any]:
+    """An adapter body as the fuzzer makes them: a manifest that is no object, a run of
+    another campaign with values out of the contract's ranges (in the repaired share or not)."""
+    for n in range(100):
+        body = {"adapter": "metaharness", "manifest": ["a", n], "run": _foreign_run()}
+        if repaired_share(body) == inside:
+            return body
+    raise AssertionError("no variant found")
+
+
+def _foreign_run() -> dict[str, Any]:
+    return {
+        "id": "receipt 7",
+        "assistanceMode": "autonomous",
+        "humanReviewHours": 3,
+        "wallBreakdown": {"executionHours": 2.5, "retryHours": "x"},
+        "outcomes": [{"slotId": "s9", "accepted": True, "quality": 0.75, "provenance": [{}]}],
+    }
+
+
+def test_an_adapter_body_is_made_a_campaign_the_adapter_scores(api: FastAPI) -> None:
+    body = _foreign_adapter_body()
+    repaired = _refused_then_repaired(api, "/v1/apx/adapter", body, "APX-VAL-OBJECT")
+    manifest, run = repaired["manifest"], repaired["run"]
+    assert manifest["schemaVersion"] == "apx/0.1"
+    assert manifest["suite"]["taskSetHash"] == sha256_hex(manifest["suite"]["slots"])
+    assert run["suiteHash"] == manifest["suite"]["hash"]
+    assert run["id"] == "receipt 7"  # a generated text kept
+    # Autonomous: no review hours; the wall time the sum of the breakdown ('"x"' is 3 long,
+    # an absent segment's null 4).
+    assert run["humanReviewHours"] == run["wallBreakdown"]["reviewHours"] == 0
+    assert run["wallBreakdown"]["retryHours"] == 3
+    assert run["wallHours"] == sum(run["wallBreakdown"].values()) == 2.5 + 3 + 0 + 4 + 4
+    assert [o["quality"] for o in run["outcomes"]] == [0.75]
+    answered = call(api, "POST", "/v1/apx/adapter", json_body=repaired)
+    assert answered.status == 200, answered.json
+    assert answered.json["adapter"]["name"] == "metaharness"
+
+
+def _large_adapter_body() -> dict[str, Any]:
+    """An adapter body with 1,000 slots and attempts and one outcome holding 100 evidence
+    entries (in the repaired share): repeated for every slot, that outcome's evidence made an
+    18 MB body before the repair was bounded."""
+    for n in range(100):
+        body = {
+            "adapter": "metaharness",
+            "manifest": {
+                "suite": {"slots": [{"id": f"s{i}", "classId": f"c{i % 7}"} for i in range(1000)]},
+                "baseline": {"attempts": [{"id": f"a{i}", "classId": n} for i in range(1000)]},
+            },
+            "run": {
+                "outcomes": [{"provenance": [{"id": f"e{j}", "kind": "x"} for j in range(100)]}]
+            },
+        }
+        if repaired_share(body):
+            return body
+    raise AssertionError("no variant found")
+
+
+def test_a_large_adapter_body_is_repaired_into_a_small_campaign(api: FastAPI) -> None:
+    body = _large_adapter_body()
+    repaired = coherent("/v1/apx/adapter", body)
+    slots = repaired["manifest"]["suite"]["slots"]
+    assert [s["id"] for s in slots] == [f"s{i}" for i in range(16)]  # the first 16 kept
+    attempts = repaired["manifest"]["baseline"]["attempts"]
+    # The first 32 generated attempts, all pointed at one class; the other six classes of the
+    # kept slots each given one.
+    assert [a["id"] for a in attempts[:32]] == [f"a{i}" for i in range(32)]
+    assert len(attempts) == 38
+    assert {a["classId"] for a in attempts} == {f"c{k}" for k in range(7)}
+    outcomes = repaired["run"]["outcomes"]
+    assert [o["slotId"] for o in outcomes] == [s["id"] for s in slots]
+    assert {tuple(e["id"] for e in o["provenance"]) for o in outcomes} == {("e0", "e1", "e2", "e3")}
+    assert len(json.dumps(body)) > 60_000
+    assert len(json.dumps(repaired)) < 30_000
+    answered = call(api, "POST", "/v1/apx/adapter", json_body=repaired)
+    assert answered.status == 200, answered.json
+    assert answered.json["result"]["declaredSlots"] == 16
+    assert len(answered.json["result"]["perClass"]) == 7
+
+
+def test_an_adapter_body_outside_the_share_is_left_as_generated() -> None:
+    outside = _foreign_adapter_body(inside=False)
+    assert coherent("/v1/apx/adapter", outside) is outside
