@@ -3,7 +3,7 @@
 Negative data rejection and response schema conformance are among the
 checks; the settings (seed, the operation routes' refusal statuses) come from
 tests/api/schemathesis.toml, the file the CI run against a real server uses
-too, and so do the hooks (tests/api/fuzz_hooks.py) that make the documents of
+too, and so do the hooks (tests/api/fuzz_hooks/) that make the documents of
 a share of positive bodies agree with each other. The self-test plants a
 division by zero in a test-only route and shows the same machinery reports it.
 
