@@ -6,19 +6,20 @@ arguments are new every time has as many of them as executions (some 100 bytes
 each as Python objects). A :class:`DistinctCounter` holds its digests in sets
 up to a threshold; past it, every digest held is written with its group's
 number to one of a few anonymous temporary files chosen by the digest's first
-byte, and the sets start again empty. A digest therefore always lands in the
-same file, so the files can be counted one at a time: the count of a group is
-the number of distinct (group, digest) records summed over the files. The
-counts are exactly those of sets of every digest.
+byte (each a :class:`~apconform.core.spill.RecordFile`), and the sets start
+again empty. A digest therefore always lands in the same file, so the files
+can be counted one at a time: the count of a group is the number of distinct
+(group, digest) records summed over the files. The counts are exactly those
+of sets of every digest.
 """
 
 from __future__ import annotations
 
-import tempfile
 from collections import Counter
 from collections.abc import Hashable
 from operator import itemgetter
-from typing import IO
+
+from apconform.core.spill import RecordFile
 
 __all__ = ["MEMORY_VALUES", "DistinctCounter"]
 
@@ -29,11 +30,6 @@ _BUCKETS = 32
 _GROUP = 4
 _RECORD = _GROUP + DIGEST_SIZE
 _GROUP_OF = itemgetter(slice(0, _GROUP))
-
-
-def _temporary(directory: str | None) -> IO[bytes]:
-    """An anonymous file (unlinked as it is created: nothing is left behind)."""
-    return tempfile.TemporaryFile(dir=directory, prefix=".apconform-distinct-")
 
 
 class DistinctCounter:
@@ -49,7 +45,7 @@ class DistinctCounter:
         self._sets: dict[Hashable, set[bytes]] = {}
         self._held = 0
         self._numbers: dict[Hashable, int] = {}
-        self._files: list[IO[bytes]] | None = None
+        self._files: list[RecordFile] | None = None
         self._counts: Counter[bytes] | None = None
 
     @property
@@ -97,7 +93,10 @@ class DistinctCounter:
 
     def _spill(self) -> None:
         if self._files is None:
-            self._files = [_temporary(self._directory) for _ in range(_BUCKETS)]
+            self._files = [
+                RecordFile(_RECORD, self._directory, ".apconform-distinct-")
+                for _ in range(_BUCKETS)
+            ]
         pieces: list[list[bytes]] = [[] for _ in range(_BUCKETS)]
         for group, values in self._sets.items():
             number = self._numbers.get(group)
@@ -106,8 +105,8 @@ class DistinctCounter:
             prefix = number.to_bytes(_GROUP, "little")
             for digest in values:
                 pieces[digest[0] % _BUCKETS].append(prefix + digest)
-        for handle, records in zip(self._files, pieces, strict=True):
-            handle.write(b"".join(records))
+        for bucket, records in zip(self._files, pieces, strict=True):
+            bucket.append(b"".join(records))
         self._sets, self._held = {}, 0
 
     def _count_files(self) -> Counter[bytes]:
@@ -115,11 +114,8 @@ class DistinctCounter:
         self._spill()
         assert self._files is not None
         counts: Counter[bytes] = Counter()
-        for handle in self._files:
-            handle.flush()
-            handle.seek(0)
-            data = handle.read()
-            handle.seek(0, 2)
+        for bucket in self._files:
+            data = bucket.read(0, len(bucket))
             records = {data[i : i + _RECORD] for i in range(0, len(data), _RECORD)}
             del data
             counts.update(map(_GROUP_OF, records))
@@ -127,6 +123,6 @@ class DistinctCounter:
 
     def close(self) -> None:
         """Drop the digests and the temporary files."""
-        for handle in self._files or ():
-            handle.close()
+        for bucket in self._files or ():
+            bucket.close()
         self._files, self._sets, self._held, self._numbers, self._counts = None, {}, 0, {}, None

@@ -7,23 +7,25 @@ until the report is written is what made memory grow with the run. A
 writes every row as one JSON line to a temporary file that is unlinked when
 it is created (nothing is left behind, whatever stops the process), reading
 them back in order when iterated, or by position (each row's offset is
-written, eight bytes a row, to a second anonymous file: held in memory they
-were 7 MB of a million-execution re-score, in the parent and in each process
-it forks) so that a sorted order of small keys can be read back without
-holding the rows. Rows are plain JSON data (dicts, lists, strings,
-integers, booleans, None); they come back equal and with the same key order.
+written, eight bytes a row, to a second anonymous file, a
+:class:`~apconform.core.spill.RecordFile`: held in memory they were 7 MB of a
+million-execution re-score, in the parent and in each process it forks) so
+that a sorted order of small keys can be read back without holding the rows.
+Rows are plain JSON data (dicts, lists, strings, integers, booleans, None);
+they come back equal and with the same key order.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import tempfile
 from array import array
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any
 
 import orjson
+
+from apconform.core.spill import RecordFile, anonymous_file
 
 __all__ = ["EncodedRows", "MappedRows", "RowStream", "SpooledRows", "plain_rows"]
 
@@ -35,6 +37,7 @@ _ASCII_ENCODE = json.JSONEncoder(separators=(",", ":")).encode
 """ASCII JSON: every string, lone surrogates included, comes back exactly."""
 _DECODE_TEXT = json.JSONDecoder().decode
 _OFFSET = array("Q")
+_PREFIX = ".apconform-spool-"
 
 
 def _encode(row: Any) -> bytes:
@@ -134,10 +137,6 @@ class EncodedRows:
         return map(_decode, self.lines)
 
 
-def _temporary(directory: str | None) -> IO[bytes]:
-    return tempfile.TemporaryFile(dir=directory, prefix=".apconform-spool-")
-
-
 def _read_lines(handle: IO[bytes], end: int) -> Iterator[bytes]:
     """The lines of ``handle`` up to byte ``end``, read with their own offset (pread)."""
     fd, offset, rest = handle.fileno(), 0, b""
@@ -164,9 +163,8 @@ class SpooledRows(RowStream):
         self._file: IO[bytes] | None = None
         self._size = 0
         self._count = 0
-        self._index: IO[bytes] | None = None
-        self._written = 0
-        """Rows in the file (their offsets in ``_index``)."""
+        self._index: RecordFile | None = None
+        """The offset of each row in the file."""
 
     @property
     def directory(self) -> str | None:
@@ -212,8 +210,8 @@ class SpooledRows(RowStream):
             self._flush()
 
     def _spill(self) -> None:
-        self._file = _temporary(self._directory)
-        self._index = _temporary(self._directory)
+        self._file = anonymous_file(self._directory, _PREFIX)
+        self._index = RecordFile(_OFFSET.itemsize, self._directory, _PREFIX)
         self._pending = [_encode(row) for row in self._rows]
         self._rows = []
         self._flush()
@@ -226,9 +224,8 @@ class SpooledRows(RowStream):
                 at += len(line) + 1
             data = b"\n".join(self._pending) + b"\n"
             self._file.write(data)
-            self._index.write(offsets.tobytes())
+            self._index.append(offsets.tobytes())
             self._size += len(data)
-            self._written += len(self._pending)
             self._pending = []
 
     def __len__(self) -> int:
@@ -256,15 +253,12 @@ class SpooledRows(RowStream):
             return
         self.flush()
         assert self._index is not None
-        fd, index, last = self._file.fileno(), self._index.fileno(), self._written - 1
-        width = _OFFSET.itemsize
+        fd, index, last = self._file.fileno(), self._index, len(self._index) - 1
         for position in positions:
             if not 0 <= position <= last:
                 raise IndexError(f"no row {position} of {last + 1}")
             # This row's offset and the next one's (the last row ends where the file ends).
-            pair = array(
-                "Q", os.pread(index, 2 * width if position < last else width, width * position)
-            )
+            pair = array("Q", index.read(position, 2 if position < last else 1))
             end = pair[1] if position < last else self._size
             yield _decode(os.pread(fd, end - pair[0] - 1, pair[0]))
 
@@ -274,7 +268,7 @@ class SpooledRows(RowStream):
             if handle is not None:
                 handle.close()
         self._file, self._rows, self._pending, self._count, self._size = None, [], [], 0, 0
-        self._index, self._written = None, 0
+        self._index = None
 
 
 def plain_rows(rows: list[Any] | SpooledRows | EncodedRows) -> list[Any] | SpooledRows:

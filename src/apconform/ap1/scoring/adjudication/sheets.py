@@ -17,14 +17,13 @@ import heapq
 import html
 import io
 import itertools
-import os
-import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
-from typing import IO, Any
+from typing import Any
 
 from apconform.ap1.scoring.context import ScoringInputs
 from apconform.ap1.scoring.measures.answers import ANSWER_OUTCOMES
+from apconform.core.spill import RecordFile
 from apconform.core.spooled import MappedRows, RowStream
 
 __all__ = [
@@ -201,43 +200,29 @@ def sorted_positions(
     """The positions of ``keys`` (equal-length byte strings) in the order of (key, position).
 
     At most ``run`` keys are held at a time: each run of that many is sorted
-    and written to an anonymous temporary file in ``directory`` (40 bytes a
-    key for a digest), and the runs are merged reading 1,024 keys of each at a
-    time. Sorted whole, the keys of a million-execution run's 377,500 routed
-    rows took some 27 MB in each of the two processes writing the sheets; in
-    runs of 65,536 the order holds one run (about 5 MB) and 40 KB a run while
-    merging (six runs there).
+    and written to an anonymous temporary file in ``directory`` (a
+    :class:`~apconform.core.spill.RecordFile`, 40 bytes a key for a digest),
+    and the runs are merged reading 1,024 keys of each at a time. Sorted
+    whole, the keys of a million-execution run's 377,500 routed rows took some
+    27 MB in each of the two processes writing the sheets; in runs of 65,536
+    the order holds one run (about 5 MB) and 40 KB a run while merging (six
+    runs there).
     """
     entries = (key + position.to_bytes(_POSITION, "big") for position, key in enumerate(keys))
     first = sorted(itertools.islice(entries, run))
     if len(first) < run:
         yield from (int.from_bytes(entry[-_POSITION:], "big") for entry in first)
         return
-    width = len(first[0])
-    with tempfile.TemporaryFile(dir=directory, prefix=".apconform-order-") as spool:
+    with RecordFile(len(first[0]), directory, ".apconform-order-") as spool:
         runs: list[tuple[int, int]] = []
         pending, first = first, []
         while pending:
-            runs.append((spool.tell(), len(pending)))
-            spool.write(b"".join(pending))
+            runs.append((len(spool), len(pending)))
+            spool.append(b"".join(pending))
             pending = sorted(itertools.islice(entries, run))
-        spool.flush()
-        merged = heapq.merge(*(_run_entries(spool, start, count, width) for start, count in runs))
+        merged = heapq.merge(*(spool.records(start, count, _MERGE_READ) for start, count in runs))
         for entry in merged:
             yield int.from_bytes(entry[-_POSITION:], "big")
-
-
-def _run_entries(spool: IO[bytes], start: int, count: int, width: int) -> Iterator[bytes]:
-    """One sorted run's entries, read back a few at a time."""
-    fd = spool.fileno()
-    while count > 0:
-        take = min(count, _MERGE_READ)
-        data = os.pread(fd, take * width, start)
-        if len(data) != take * width:
-            raise OSError("a temporary file of sorted keys came back short")
-        yield from (data[i : i + width] for i in range(0, len(data), width))
-        start += len(data)
-        count -= take
 
 
 def _csv_row(row: dict[str, Any]) -> list[Any]:
