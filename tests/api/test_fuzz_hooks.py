@@ -127,13 +127,19 @@ SCHEMA = schemathesis.openapi.from_path(str(data_path("schemas", "openapi.json")
 
 
 def _draw(
-    mode: GenerationMode, count: int, test: Any, path: str = "/v1/ap1/render-request"
+    mode: GenerationMode,
+    count: int,
+    test: Any,
+    path: str = "/v1/ap1/render-request",
+    *,
+    derandomize: bool = False,
 ) -> None:
     operation = SCHEMA[path]["POST"]
     # No deadline: a test never fails on timing (a draw can take a second on a busy machine).
     settings(
         max_examples=count,
         database=None,
+        derandomize=derandomize,
         deadline=None,
         suppress_health_check=list(HealthCheck),
     )(given(operation.as_strategy(generation_mode=mode))(test))()
@@ -527,15 +533,7 @@ def test_repaired_generated_bodies_are_accepted(api: FastAPI, path: str) -> None
         repair(body)
         statuses.append(call(api, "POST", path, json_body=body).status)
 
-    operation = SCHEMA[path]["POST"]
-    strategy = operation.as_strategy(generation_mode=GenerationMode.POSITIVE)
-    settings(
-        max_examples=12,
-        database=None,
-        derandomize=True,
-        deadline=None,
-        suppress_health_check=list(HealthCheck),
-    )(given(strategy)(test))()
+    _draw(GenerationMode.POSITIVE, 12, test, path, derandomize=True)
     assert statuses == [200] * len(statuses) and len(statuses) >= 10
 
 
@@ -658,15 +656,7 @@ def test_repaired_generated_load_config_bodies_are_accepted(api: FastAPI) -> Non
         repair(body)
         statuses.append(call(api, "POST", LOAD_CONFIG, json_body=body).status)
 
-    operation = SCHEMA[LOAD_CONFIG]["POST"]
-    strategy = operation.as_strategy(generation_mode=GenerationMode.POSITIVE)
-    settings(
-        max_examples=12,
-        database=None,
-        derandomize=True,
-        deadline=None,
-        suppress_health_check=list(HealthCheck),
-    )(given(strategy)(test))()
+    _draw(GenerationMode.POSITIVE, 12, test, LOAD_CONFIG, derandomize=True)
     assert statuses == [200] * len(statuses) and len(statuses) >= 10
     assert generated.count(200) < len(generated)  # as generated, some were refused
 
