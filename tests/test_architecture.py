@@ -47,17 +47,11 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("apconform.results", "apconform.ledger"),
     (
         "apconform.cli",
-        "apconform.commands",
         "apconform.demo",
-        "apconform.ap1.cli",
         "apconform.ap1.demo",
-        "apconform.apx.cli",
         "apconform.apx.demo",
-        "apconform.conformance.cli",
         "apconform.conformance.demo",
-        "apconform.ledger.cli",
         "apconform.ledger.demo",
-        "apconform.ledger.recording",
         "apconform.api",
         "apconform.mcp",
         "apconform.dev",
@@ -275,7 +269,7 @@ def test_self_test_an_upward_import_is_found(tmp_path: Path) -> None:
         ("apconform.ap1.calculator.grammar", 3),
         ("apconform.ap1.scoring.measures.provenance", 6),
         ("apconform.ap1", 7),
-        ("apconform.ap1.cli.scoring", 9),
+        ("apconform.cli.ap1.scoring", 9),
     ],
 )
 def test_layer_lookup_takes_the_longest_prefix(module: str, layer: int) -> None:

@@ -18,14 +18,14 @@ from pathlib import Path
 import pytest
 
 from apconform import __version__
-from apconform.cli import build_parser, main
-from apconform.commands.convention import (
+from apconform.cli.convention import (
     DOCUMENT_COMMANDS,
     EXIT_STATUSES,
     INPUT_PATHS,
     SERVERS,
     command_paths,
 )
+from apconform.cli.dispatch import build_parser, main
 from apconform.core.errors import registered_codes
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from apconform.apx.tutorial import tutorial_campaign
-from apconform.cli import build_parser, main
+from apconform.cli.dispatch import build_parser, main
 
 HEAVY = ("fastapi", "uvicorn", "mcp", "linkml", "requests", "inspect_ai")
 """Third-party packages a command may import only when it needs them."""
@@ -115,8 +115,15 @@ def test_validate_imports_the_one_model_module_it_needs(
     assert under(modules, (*HEAVY, *others, "apconform.models.ap1")) == []
 
 
-_CONFORMANCE_CLI = ["apconform.conformance", "apconform.conformance.cli"]
-_AP1_CLI = ["apconform.ap1", "apconform.ap1.cli", "apconform.ap1.cli.instrument"]
+_DISPATCH = ["apconform.cli", "apconform.cli.dispatch", "apconform.cli.convention"]
+_CONFORMANCE_CLI = [*_DISPATCH, "apconform.cli.conformance", "apconform.cli.recording"]
+_AP1_CLI = [
+    *_DISPATCH,
+    "apconform.ap1",
+    "apconform.cli.ap1",
+    "apconform.cli.ap1.instrument",
+    "apconform.cli.recording",
+]
 
 
 @pytest.mark.parametrize(
@@ -129,10 +136,10 @@ _AP1_CLI = ["apconform.ap1", "apconform.ap1.cli", "apconform.ap1.cli.instrument"
             "ap1",
             [
                 *_AP1_CLI,
-                "apconform.ap1.cli.scoring",
-                "apconform.ap1.cli.import_reference",
-                "apconform.ap1.cli.importing",
-                "apconform.ap1.cli.inspect",
+                "apconform.cli.ap1.scoring",
+                "apconform.cli.ap1.import_reference",
+                "apconform.cli.ap1.importing",
+                "apconform.cli.ap1.inspect",
                 # The defaults the help shows: the plain-HTTP override flag and
                 # the failure limit, from small modules with no heavy imports.
                 "apconform.ap1.run",
@@ -142,9 +149,9 @@ _AP1_CLI = ["apconform.ap1", "apconform.ap1.cli", "apconform.ap1.cli.instrument"
                 "apconform.ap1.transcript.deferral",
             ],
         ),
-        ("apx", ["apconform.apx", "apconform.apx.cli"]),
-        ("serve", ["apconform.api", "apconform.api.cli"]),
-        ("mcp", ["apconform.mcp", "apconform.mcp.cli"]),
+        ("apx", [*_DISPATCH, "apconform.cli.apx", "apconform.cli.recording"]),
+        ("serve", [*_DISPATCH, "apconform.cli.api"]),
+        ("mcp", [*_DISPATCH, "apconform.cli.mcp"]),
     ],
 )
 def test_command_help_imports_only_the_command_module(
@@ -154,7 +161,7 @@ def test_command_help_imports_only_the_command_module(
     assert status == 0
     assert out.startswith(f"usage: apconform {command} ")
     assert under(modules, HEAVY + VALIDATION) == []
-    assert under(modules, PROTOCOLS) == sorted(modules_of_protocols)
+    assert under(modules, (*PROTOCOLS, "apconform.cli")) == sorted(modules_of_protocols)
 
 
 def test_the_probe_sees_what_a_command_needs(tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ __all__ = ["DemoContext", "default_output_dir", "run_demo"]
 
 # (title, module providing demo_step) in the order the demo runs them.
 _STEPS = (
-    ("The kit: clauses, vectors, canonical JSON and signatures", "apconform.commands.kit_demo"),
+    ("The kit: clauses, vectors, canonical JSON and signatures", "apconform.cli.kit_demo"),
     ("APx: score the demo campaign", "apconform.apx.demo"),
     ("AP-1: seal and run the worked example against the built-in endpoint", "apconform.ap1.demo"),
     ("Conformance: check the reference implementation", "apconform.conformance.demo"),

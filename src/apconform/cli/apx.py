@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from apconform.cli import read_document
+from apconform.cli.dispatch import read_document
 
 __all__ = ["register"]
 
@@ -77,7 +77,7 @@ def _cmd_freeze(args: argparse.Namespace) -> int:
 def _cmd_evaluate(args: argparse.Namespace) -> int:
     from apconform.apx import evaluate_document
     from apconform.apx.presentation import result_table
-    from apconform.ledger.recording import record_result
+    from apconform.cli.recording import record_result
 
     document = read_document(args.file)
     result = _signed(
@@ -143,7 +143,7 @@ def _add_common(parser: argparse.ArgumentParser, *, reads: bool = True) -> None:
 
 def register(subparsers: Any) -> None:
     """Add the ``apx`` command group to the ``apconform`` parser."""
-    from apconform.ledger.recording import add_ledger_options
+    from apconform.cli.recording import add_ledger_options
 
     group = subparsers.add_parser(
         "apx",

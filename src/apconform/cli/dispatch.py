@@ -6,7 +6,7 @@ parses arguments, calls the library and turns the kit's errors into a message
 on stderr and an exit status (the table in docs/cli.md). The convention every
 command follows (bare groups print their help, ``--format json`` everywhere,
 errors as JSON on standard output in JSON mode) is applied to the whole parser
-tree by :mod:`apconform.commands.convention`. It never prints a Python
+tree by :mod:`apconform.cli.convention`. It never prints a Python
 traceback unless ``APCONFORM_DEBUG=1`` is set.
 """
 
@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from apconform import __version__
-from apconform.commands.convention import (
+from apconform.cli.convention import (
     apply_convention,
     check_input_paths,
     json_mode,
@@ -40,7 +40,7 @@ __all__ = ["main", "print_json", "read_document", "trust_arguments"]
 # `apconform canonicalize` does not pay for the HTTP API, the MCP server or the AP-1 instrument.
 # tests/test_cli.py checks this table against what each module's ``register`` adds.
 _COMMANDS: dict[str, tuple[tuple[str, str], ...]] = {
-    "apconform.commands.kit": (
+    "apconform.cli.kit": (
         ("demo", "run the kit's main job on built-in inputs (no network, no key)"),
         ("validate", "validate a document against its schema, listing every violation"),
         ("canonicalize", "print the RFC 8785 canonical form of a JSON document"),
@@ -49,23 +49,23 @@ _COMMANDS: dict[str, tuple[tuple[str, str], ...]] = {
         ("sign", "print a JSON object with an Ed25519 signature attached"),
         ("verify", "verify a JSON object's attached signature"),
     ),
-    "apconform.apx.cli": (
+    "apconform.cli.apx": (
         ("apx", "APx 0.1: validate, freeze, evaluate and promote agent campaigns"),
     ),
-    "apconform.ap1.cli.instrument": (("ap1", "the AP-1 instrument: seal, run, verify and score"),),
-    "apconform.conformance.cli": (
+    "apconform.cli.ap1.instrument": (("ap1", "the AP-1 instrument: seal, run, verify and score"),),
+    "apconform.cli.conformance": (
         ("check", "check an implementation against the vectors, clause by clause"),
         ("vectors", "verify, lint and audit a vector suite"),
         ("report", "verify or re-render a conformance report"),
     ),
-    "apconform.api.cli": (
+    "apconform.cli.api": (
         ("serve", "run the HTTP API (stateless; see docs/api/deployment.md)"),
         ("openapi", "print or write the API's OpenAPI document"),
     ),
-    "apconform.mcp.cli": (
+    "apconform.cli.mcp": (
         ("mcp", "serve apx_validate, apx_evaluate and apx_promote over MCP (stdio)"),
     ),
-    "apconform.ledger.cli": (
+    "apconform.cli.ledger": (
         ("ledger", "the results ledger: list, show, verify, diff, export, import, record, site"),
     ),
 }

@@ -12,8 +12,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from apconform.ap1.cli.import_reference import register_reference
-from apconform.ap1.cli.inspect import register_inspect
+from apconform.cli.ap1.import_reference import register_reference
+from apconform.cli.ap1.inspect import register_inspect
 
 __all__ = ["register_import"]
 

@@ -5,6 +5,6 @@ Thin over the library; may import every other part of ``apconform.ap1``.
 
 from __future__ import annotations
 
-from apconform.ap1.cli.instrument import register
+from apconform.cli.ap1.instrument import register
 
 __all__ = ["register"]

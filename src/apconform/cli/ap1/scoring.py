@@ -35,8 +35,8 @@ def _print_scored(scored: Any) -> None:
 def _cmd_score(args: argparse.Namespace) -> int:
     from apconform.ap1.scoring import score_run
     from apconform.ap1.scoring.anchor import write_score_anchor
+    from apconform.cli.recording import ledger_requested, record_result
     from apconform.core.signing import load_signing_key
-    from apconform.ledger.recording import ledger_requested, record_result
 
     key = load_signing_key(Path(args.sign_with)) if args.sign_with else None
     scored = score_run(
@@ -172,7 +172,7 @@ _JOBS_HELP = (
 
 def register_scoring(commands: Any, parser_class: Any) -> None:
     """Add score, rescore and adjudicate to `apconform ap1`."""
-    from apconform.ledger.recording import add_ledger_options
+    from apconform.cli.recording import add_ledger_options
 
     score = commands.add_parser(
         "score", help="score a run: the profile report and adjudication sheets"

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from apconform.cli import trust_arguments
+from apconform.cli.dispatch import trust_arguments
 from apconform.core.errors import UsageError
 
 __all__ = ["register"]
@@ -39,10 +39,10 @@ def _outputs(formats: list[str], outputs: list[str]) -> list[tuple[str, Path | N
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
+    from apconform.cli.recording import record_result
     from apconform.conformance.reports.formats import render, sign_report, write_badges
     from apconform.conformance.runner import CheckOptions, run_check
     from apconform.core.signing import load_signing_key
-    from apconform.ledger.recording import record_result
 
     pairs = _outputs(args.format or ["pretty"], args.output or [])
     key = load_signing_key(Path(args.sign_key)) if args.sign_key else None
@@ -268,7 +268,7 @@ def _vectors_option(parser: Any) -> None:
 
 
 def register(subparsers: Any) -> None:
-    from apconform.ledger.recording import add_ledger_options
+    from apconform.cli.recording import add_ledger_options
 
     check = subparsers.add_parser(
         "check", help="check an implementation against the vectors, clause by clause"

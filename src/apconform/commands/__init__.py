@@ -1,3 +1,0 @@
-"""Subcommands of `apconform` that belong to no single protocol."""
-
-__all__: list[str] = []
