@@ -116,13 +116,19 @@ def test_validate_imports_the_one_model_module_it_needs(
 
 
 _DISPATCH = ["apconform.cli", "apconform.cli.dispatch", "apconform.cli.convention"]
-_CONFORMANCE_CLI = [*_DISPATCH, "apconform.cli.conformance", "apconform.cli.recording"]
+_CONFORMANCE_CLI = [
+    *_DISPATCH,
+    "apconform.cli.conformance",
+    "apconform.cli.recording",
+    "apconform.cli.shared",
+]
 _AP1_CLI = [
     *_DISPATCH,
     "apconform.ap1",
     "apconform.cli.ap1",
     "apconform.cli.ap1.instrument",
     "apconform.cli.recording",
+    "apconform.cli.shared",
 ]
 
 
@@ -149,7 +155,10 @@ _AP1_CLI = [
                 "apconform.ap1.transcript.deferral",
             ],
         ),
-        ("apx", [*_DISPATCH, "apconform.cli.apx", "apconform.cli.recording"]),
+        (
+            "apx",
+            [*_DISPATCH, "apconform.cli.apx", "apconform.cli.recording", "apconform.cli.shared"],
+        ),
         ("serve", [*_DISPATCH, "apconform.cli.api"]),
         ("mcp", [*_DISPATCH, "apconform.cli.mcp"]),
     ],

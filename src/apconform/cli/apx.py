@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from apconform.cli.dispatch import read_document
+from apconform.cli.shared import read_document
 
 __all__ = ["register"]
 

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from apconform.cli.dispatch import trust_arguments
+from apconform.cli.shared import trust_arguments
 from apconform.core.errors import UsageError
 
 __all__ = ["register"]

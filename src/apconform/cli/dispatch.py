@@ -20,7 +20,6 @@ import os
 import sys
 import traceback
 from collections.abc import Callable, Collection, Sequence
-from pathlib import Path
 from typing import Any, NoReturn
 
 from apconform import __version__
@@ -32,7 +31,7 @@ from apconform.cli.convention import (
 )
 from apconform.core.errors import ApconformError, DocumentRefused, UsageError
 
-__all__ = ["main", "print_json", "read_document", "trust_arguments"]
+__all__ = ["build_parser", "main"]
 
 # The modules whose ``register(subparsers)`` add top-level commands, each with the names and
 # one-line helps of the commands it adds, in order. The top-level parser lists every command from
@@ -77,37 +76,6 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(message, hint=f"Run `{self.prog} --help` to see the arguments.")
-
-
-def read_document(source: str) -> Any:
-    """Load a JSON document from a path or from stdin ("-") through the bounded loader."""
-    from apconform.core.files import load_path, load_stream
-
-    if source == "-":
-        return load_stream(sys.stdin.buffer, source="<stdin>")
-    return load_path(Path(source))
-
-
-def trust_arguments(parser: Any) -> None:
-    """--trusted-key (repeatable) and --trust-file: the keys a verification accepts."""
-    parser.add_argument(
-        "--trusted-key",
-        action="append",
-        metavar="HEX",
-        help="public key (64 hex) to trust; repeat for several. Named keys replace the "
-        "default, which is the kit's published TEST key alone",
-    )
-    parser.add_argument(
-        "--trust-file",
-        metavar="FILE",
-        help="a file of public keys to trust, one per line (# comments allowed)",
-    )
-
-
-def print_json(value: Any, *, stream: Any = None) -> None:
-    """Write a JSON document as readable, deterministic text."""
-    out = stream if stream is not None else sys.stdout
-    out.write(json.dumps(value, indent=2, ensure_ascii=False, sort_keys=False) + "\n")
 
 
 def _report_error(error: ApconformError, command: tuple[str, ...] | None = None) -> int:

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from apconform.cli.dispatch import print_json, read_document, trust_arguments
+from apconform.cli.shared import print_json, read_document, trust_arguments
 from apconform.core.errors import UsageError
 
 __all__ = ["register"]

@@ -17,7 +17,7 @@ from apconform.ap1.run.credentials import OVERRIDE_FLAG
 from apconform.ap1.run.outage import DEFAULT_FAILURE_LIMIT
 from apconform.cli.ap1.importing import register_import
 from apconform.cli.ap1.scoring import register_scoring
-from apconform.cli.dispatch import print_json, trust_arguments
+from apconform.cli.shared import print_json, trust_arguments
 from apconform.core.errors import UsageError
 
 __all__ = ["register"]
