@@ -20,10 +20,10 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from apconform.conformance.reports.records import render_jsonl
 from apconform.conformance.runner import CheckOptions, run_check
 from apconform.conformance.vectors import load_vectors
 from apconform.results.kinds import RESULT_LIMITS
+from apconform.results.records import render_jsonl
 
 REPO = Path(__file__).resolve().parents[1]
 ADAPTERS = REPO / "examples" / "adapters"

@@ -23,7 +23,6 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "apconform.models",
         "apconform.conformance.operations",
         "apconform.conformance.contracts",
-        "apconform.conformance.schemas",
     ),
     (
         "apconform.ap1.numbers",
@@ -43,6 +42,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "apconform.conformance",
         "apconform.ap1",
         "apconform.ap1.inspect",
+        "apconform.results.records",
     ),
     ("apconform.results", "apconform.ledger"),
     (
@@ -52,6 +52,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "apconform.apx.demo",
         "apconform.conformance.demo",
         "apconform.ledger.demo",
+        "apconform.site",
         "apconform.api",
         "apconform.mcp",
         "apconform.dev",

@@ -21,7 +21,7 @@ from pydantic import ValidationError
 
 from apconform.conformance.compare import resolve_pointer
 from apconform.conformance.operations import input_documents
-from apconform.conformance.schemas import json_schema_validator
+from apconform.core.schemas import json_schema_validator
 from apconform.models import DOCUMENTS
 
 CORPUS = Path(__file__).parent / "corpus"
@@ -177,6 +177,6 @@ def test_json_schema_and_models_agree(verdicts: list[tuple[str, bool, bool, bool
     ],
 )
 def test_patterns_keep_ecma_end_anchor(pattern: str, text: str, expected: bool) -> None:
-    from apconform.conformance.schemas import ecma_search
+    from apconform.core.schemas import ecma_search
 
     assert ecma_search(pattern, text) is expected

@@ -21,9 +21,9 @@ from apconform.ap1.inputs.config import MAX_PLACES, MAX_REPEATS, load_config
 from apconform.ap1.refusal import Ap1Refused
 from apconform.conformance.contracts import contract_names, operation_contract
 from apconform.conformance.operations import get_operation
-from apconform.conformance.schemas import json_schema_validator, schema_validator
 from apconform.conformance.vectors import load_vectors
 from apconform.core.errors import ApconformError, DocumentRefused
+from apconform.core.schemas import json_schema_validator, schema_validator
 from apconform.core.validation import validate_document
 from apconform.models.ap1 import Ap1RunConfig, QuantisationPolicy
 

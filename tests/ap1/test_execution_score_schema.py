@@ -18,9 +18,9 @@ from typing import Any
 from pydantic import BaseModel
 
 from apconform.conformance.operations import get_operation
-from apconform.conformance.schemas import json_schema_validator
 from apconform.conformance.vectors import load_vectors
 from apconform.core.errors import ApconformError
+from apconform.core.schemas import json_schema_validator
 from apconform.core.validation import validate_document
 from apconform.models import DOCUMENTS
 from apconform.models import ap1 as models

@@ -20,8 +20,8 @@ from apconform.ap1.scoring import (
     score_execution,
 )
 from apconform.cli import main
-from apconform.conformance.schemas import json_schema_validator
 from apconform.core.errors import ApconformError
+from apconform.core.schemas import json_schema_validator
 from apconform.models.ap1 import Ap1ScoreReport
 
 from .conftest import example_docs

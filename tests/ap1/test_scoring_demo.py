@@ -10,7 +10,7 @@ from typing import Any
 
 from apconform.ap1.mock.signatures import persona_of, signatures
 from apconform.ap1.scoring import compare_reports, score_run
-from apconform.conformance.schemas import json_schema_validator
+from apconform.core.schemas import json_schema_validator
 from apconform.core.validation import validate_document
 from apconform.models.ap1 import Ap1ScoreReport
 

@@ -20,8 +20,8 @@ import pytest
 
 from apconform.ap1.inputs.config import load_config
 from apconform.ap1.refusal import Ap1Refused
-from apconform.conformance.schemas import json_schema_validator, schema_validator
 from apconform.core.errors import DocumentRefused
+from apconform.core.schemas import json_schema_validator, schema_validator
 from apconform.core.validation import validate_document
 from apconform.models.ap1 import Ap1RunConfig, DecimalSetting
 

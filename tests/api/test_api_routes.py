@@ -17,9 +17,9 @@ from apconform.api import OPENAPI_PATH, openapi_text, operation_path
 from apconform.api.routing import OPERATION_STATUSES
 from apconform.conformance.clauses import load_clause_registry
 from apconform.conformance.compare import match_answer, match_refusal
-from apconform.conformance.schemas import document_names, schema_digest
 from apconform.conformance.vectors import LoadedVector, load_vectors
 from apconform.core.errors import registered_codes
+from apconform.core.schemas import document_names, schema_digest
 
 VECTORS = load_vectors()
 

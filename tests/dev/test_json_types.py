@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import TypeAdapter, ValidationError
 
-from apconform.conformance.schemas import schema_validator
+from apconform.core.schemas import schema_validator
 from apconform.models._jsontypes import _TIMESTAMP_PATTERN, JsonTimestamp
 from apconform.models.common import Ed25519Signature
 

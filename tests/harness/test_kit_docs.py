@@ -6,8 +6,8 @@ import json
 import re
 
 from apconform.conformance.protocol import MESSAGE_LIMITS
-from apconform.conformance.schemas import json_schema_validator
 from apconform.core.jsonpath import format_path
+from apconform.core.schemas import json_schema_validator
 
 from .conftest import REPO
 

@@ -11,10 +11,10 @@ from lxml import etree
 
 from apconform.conformance.reports.formats import render, write_badges
 from apconform.conformance.reports.html import DOCS_SITE
-from apconform.conformance.reports.records import read_jsonl, record_problems
 from apconform.conformance.runner import CheckOptions, CheckRun, run_check
-from apconform.conformance.schemas import json_schema_validator
 from apconform.core.canonical import sha256_hex
+from apconform.core.schemas import json_schema_validator
+from apconform.results.records import read_jsonl, record_problems
 
 from .conftest import DIRECT, FAULTY_EXEC, VECTORS, plan
 

@@ -11,8 +11,8 @@ from result_samples import ap1_report, worsen_invocation
 from apconform.cli import main
 from apconform.core.errors import ApconformError
 from apconform.ledger import Ledger, build_matrix, conformance_history, latest_profiles, prepare
-from apconform.ledger.site import write_site
 from apconform.results import ResultKind
+from apconform.site import write_site
 
 from .conftest import Ticks
 from .samples import PLANTED, apx, conformance, profile

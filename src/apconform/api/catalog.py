@@ -16,10 +16,10 @@ from apconform.api.problems import dump_json
 from apconform.conformance.catalogue import vector_summary
 from apconform.conformance.clauses import ClauseIndex, load_clause_registry
 from apconform.conformance.operations import operation_names
-from apconform.conformance.schemas import document_names, schema_digest
 from apconform.conformance.vectors import LoadedVector, load_vectors
 from apconform.core.canonical import sha256_hex
 from apconform.core.files import load_path
+from apconform.core.schemas import document_names, schema_digest
 from apconform.resources import data_path
 
 __all__ = ["API_VERSION", "Catalog", "vector_summary", "version_report"]

@@ -237,8 +237,8 @@ def _cmd_report_verify(args: argparse.Namespace) -> int:
 
 def _cmd_report_render(args: argparse.Namespace) -> int:
     from apconform.conformance.reports.formats import render
-    from apconform.conformance.reports.records import REPORT_INVALID, read_jsonl, record_problems
     from apconform.core.errors import ApconformError
+    from apconform.results.records import REPORT_INVALID, read_jsonl, record_problems
 
     records = read_jsonl(Path(args.report))
     problems = record_problems(records)

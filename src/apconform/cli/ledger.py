@@ -158,7 +158,7 @@ def _cmd_submission(args: argparse.Namespace) -> int:
 
 
 def _cmd_site(args: argparse.Namespace) -> int:
-    from apconform.ledger.site import write_site
+    from apconform.site import write_site
 
     with _open(args) as ledger:
         written = write_site(ledger, Path(args.output))

@@ -19,9 +19,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from apconform.conformance.schemas import schema_validator
 from apconform.core.errors import DocumentRefused, define_code
 from apconform.core.jsonpath import format_path
+from apconform.core.schemas import schema_validator
 from apconform.core.validation import validate_document
 from apconform.models import RULES_DEFERRED
 from apconform.models.operation_index import OPERATIONS

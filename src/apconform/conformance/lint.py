@@ -23,10 +23,10 @@ from apconform.conformance.contracts import CATALOGUE_PAGE, answer_problems, inp
 from apconform.conformance.coverage import clause_coverage
 from apconform.conformance.operations import input_documents, operation_names
 from apconform.conformance.runner import is_negative
-from apconform.conformance.schemas import document_names, json_schema_validator
 from apconform.conformance.vectors import LoadedVector, load_vector
 from apconform.core.errors import ApconformError, DocumentRefused, define_code
 from apconform.core.files import load_path
+from apconform.core.schemas import document_names, json_schema_validator
 
 __all__ = ["Finding", "lint_vectors"]
 

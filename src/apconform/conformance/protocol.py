@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from apconform.conformance.contracts import answer_problems, input_problems
-from apconform.conformance.schemas import ecma_search, json_schema_validator
 from apconform.core.errors import DocumentRefused
 from apconform.core.jsonload import DEFAULT_LIMITS, Limits
+from apconform.core.schemas import ecma_search, json_schema_validator
 from apconform.core.validation import validate_document
 from apconform.models.conformance import AdapterAnswer, AdapterStarted, Implementation
 

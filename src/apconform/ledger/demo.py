@@ -12,9 +12,9 @@ from apconform.core.signing import generate_signing_key
 from apconform.demo import DemoContext
 from apconform.ledger.chain import verify_ledger
 from apconform.ledger.claim import prepare
-from apconform.ledger.site import write_site
 from apconform.ledger.store import Ledger
 from apconform.results import read_result
+from apconform.site import write_site
 
 __all__ = ["demo_step"]
 

@@ -12,7 +12,6 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from apconform.conformance.reports.records import consistency_problems
 from apconform.core.canonical import canonical_bytes, sha256_bytes
 from apconform.core.errors import DocumentRefused, Violation, define_code
 from apconform.core.validation import validate_document
@@ -20,6 +19,7 @@ from apconform.models.ap1 import Ap1ScoreReport
 from apconform.models.apx import Result
 from apconform.models.conformance import ReportCase, ReportFooter, ReportHeader
 from apconform.results.kinds import ResultKind
+from apconform.results.records import consistency_problems
 
 __all__ = ["RESULT_INCONSISTENT", "check_result"]
 

@@ -12,10 +12,10 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from apconform.conformance.reports.records import read_jsonl
 from apconform.core.errors import ApconformError, define_code
 from apconform.core.files import load_path
 from apconform.core.jsonload import Limits
+from apconform.results.records import read_jsonl
 
 __all__ = ["RESULT_LIMITS", "RESULT_UNKNOWN", "ResultKind", "detect_kind", "read_result"]
 

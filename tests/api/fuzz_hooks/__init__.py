@@ -39,7 +39,7 @@ from schemathesis import Case
 from schemathesis.generation.modes import GenerationMode
 
 from apconform.conformance.operations import input_documents
-from apconform.conformance.schemas import json_schema_validator
+from apconform.core.schemas import json_schema_validator
 
 from .ap1_import import _import_reference
 from .ap1_inputs import NATIVE_REASONS, _item_cell, _validate_config, run_inputs

@@ -16,12 +16,6 @@ from typing import Any
 
 from apconform.conformance.reports.html import render_html
 from apconform.conformance.reports.junit import render_badges, render_junit
-from apconform.conformance.reports.records import (
-    REPORT_INVALID,
-    read_jsonl,
-    record_problems,
-    render_jsonl,
-)
 from apconform.conformance.reports.text import render_markdown, render_pretty
 from apconform.core.canonical import sha256_bytes
 from apconform.core.errors import ApconformError, DocumentRefused
@@ -30,6 +24,12 @@ from apconform.core.signing import SIG_INVALID, Ed25519Key, sign_document
 from apconform.core.trust import TrustAnchors, trust_anchors, verify_trusted
 from apconform.core.validation import validate_document
 from apconform.models.conformance import ReportSignature
+from apconform.results.records import (
+    REPORT_INVALID,
+    read_jsonl,
+    record_problems,
+    render_jsonl,
+)
 
 __all__ = [
     "FORMATS",

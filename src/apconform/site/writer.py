@@ -26,7 +26,8 @@ from apconform.ledger.matrix import (
     latest_profiles,
     matrix_protocols,
 )
-from apconform.ledger.site.pages import (
+from apconform.ledger.store import Ledger
+from apconform.site.pages import (
     apx_section,
     entry_page,
     history_page,
@@ -34,7 +35,6 @@ from apconform.ledger.site.pages import (
     matrix_section,
     profiles_section,
 )
-from apconform.ledger.store import Ledger
 
 __all__ = ["MARKER", "SiteWritten", "write_site"]
 

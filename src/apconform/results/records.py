@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from apconform.conformance.protocol import MESSAGE_LIMITS
-from apconform.conformance.schemas import json_schema_validator
 from apconform.conformance.summary import count_outcomes
 from apconform.core.canonical import sha256_hex
 from apconform.core.errors import ApconformError, define_code
 from apconform.core.files import read_file
 from apconform.core.jsonload import Limits, loads
+from apconform.core.schemas import json_schema_validator
 
 __all__ = [
     "REPORT_INVALID",

@@ -3,6 +3,6 @@ implementation's history with regressions marked, AP-1 profiles side by side wit
 intervals, and a page per entry linking into the full reports. No script, no external resource.
 """
 
-from apconform.ledger.site.writer import MARKER, SiteWritten, write_site
+from apconform.site.writer import MARKER, SiteWritten, write_site
 
 __all__ = ["MARKER", "SiteWritten", "write_site"]

@@ -11,8 +11,8 @@ from decimal import Decimal
 from html import escape
 from typing import Any
 
-from apconform.ledger.site.style import CSS, OUTCOME_LABELS
 from apconform.results import DimensionFigure, profile_figures
+from apconform.site.style import CSS, OUTCOME_LABELS
 
 __all__ = [
     "entry_page",
