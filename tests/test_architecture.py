@@ -23,6 +23,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "apconform.models",
         "apconform.conformance.operations",
         "apconform.conformance.contracts",
+        "apconform.results",
     ),
     (
         "apconform.ap1.numbers",
@@ -42,9 +43,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "apconform.conformance",
         "apconform.ap1",
         "apconform.ap1.inspect",
-        "apconform.results.records",
     ),
-    ("apconform.results", "apconform.ledger"),
+    ("apconform.ledger",),
     (
         "apconform.cli",
         "apconform.demo",

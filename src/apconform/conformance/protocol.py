@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from apconform.conformance.contracts import answer_problems, input_problems
 from apconform.core.errors import DocumentRefused
-from apconform.core.jsonload import DEFAULT_LIMITS, Limits
+from apconform.core.jsonload import MESSAGE_LIMITS
 from apconform.core.schemas import ecma_search, json_schema_validator
 from apconform.core.validation import validate_document
 from apconform.models.conformance import AdapterAnswer, AdapterStarted, Implementation
@@ -41,13 +41,6 @@ __all__ = [
 ]
 
 PROTOCOL_VERSION = "apconform-adapter/1"
-
-MESSAGE_LIMITS = Limits(
-    max_bytes=DEFAULT_LIMITS.max_bytes + 65_536,
-    max_depth=DEFAULT_LIMITS.max_depth + 2,
-    max_nodes=DEFAULT_LIMITS.max_nodes + 64,
-)
-"""A message wraps one document (two levels and a few values more than the document limits)."""
 
 _ANSWER_KINDS = ("answer", "refusal", "skipped", "errored")
 ReplyKind = Literal["answer", "refusal", "skipped", "errored"]

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from apconform.conformance.clauses import ClauseIndex
+from apconform.results.outcomes import OUTCOMES, count_outcomes
 
 __all__ = [
     "EXECUTED",
@@ -31,19 +32,11 @@ __all__ = [
     "summarize",
 ]
 
-OUTCOMES = ("pass", "fail", "skipped", "errored", "xfail", "xpass")
 EXECUTED = frozenset({"pass", "fail", "xfail", "xpass"})
 EXIT_STATUS = {"pass": 0, "fail": 1, "incomplete": 3, "errored": 4}
 """The exit status of ``apconform check`` per verdict (2 is kept for usage and input errors)."""
 _FAILING = ("fail", "errored", "xpass")
 _BRANCHES = ("acceptance", "refusal")
-
-
-def count_outcomes(cases: Iterable[dict[str, Any]]) -> dict[str, int]:
-    counts = dict.fromkeys(OUTCOMES, 0)
-    for case in cases:
-        counts[case["outcome"]] += 1
-    return counts
 
 
 def must_clauses(clauses: ClauseIndex, protocol: str) -> list[str]:

@@ -37,6 +37,7 @@ from apconform.core.jsonpath import (
 
 __all__ = [
     "DEFAULT_LIMITS",
+    "MESSAGE_LIMITS",
     "Limits",
     "check_value",
     "loads",
@@ -77,6 +78,14 @@ class Limits:
 
 
 DEFAULT_LIMITS = Limits()
+
+MESSAGE_LIMITS = Limits(
+    max_bytes=DEFAULT_LIMITS.max_bytes + 65_536,
+    max_depth=DEFAULT_LIMITS.max_depth + 2,
+    max_nodes=DEFAULT_LIMITS.max_nodes + 64,
+)
+"""An adapter message wraps one document: two levels and a few values more than the document
+limits (a report line is bounded by a multiple of it)."""
 
 _SIZE_HINT = "Send a smaller document (at most {limit:,} bytes), or split it into several."
 JSON_SIZE = define_code(

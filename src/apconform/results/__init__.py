@@ -2,8 +2,10 @@
 
 What kind a document is, whether it is valid, the facts it states about
 itself, and how two results of one kind differ. The ledger keeps results;
-``apconform report diff`` compares them. This package may import core,
-models and conformance; nothing here imports the ledger, the API or the CLI.
+``apconform report diff`` compares them; ``records`` is the JSON-lines file
+format of a conformance report, which the harness writes and the ledger reads.
+This package imports only core and models, so the harness, the ledger and every
+face can build on it.
 """
 
 from apconform.results.check import check_result

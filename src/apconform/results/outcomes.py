@@ -9,12 +9,31 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["BAD", "GOOD", "clause_outcome", "clause_results", "outcome_class", "outcome_map"]
+__all__ = [
+    "BAD",
+    "GOOD",
+    "OUTCOMES",
+    "clause_outcome",
+    "clause_results",
+    "count_outcomes",
+    "outcome_class",
+    "outcome_map",
+]
 
+OUTCOMES = ("pass", "fail", "skipped", "errored", "xfail", "xpass")
+"""Every outcome a case record can have, in the order reports count them."""
 GOOD = frozenset({"pass", "xfail"})
 """Outcomes that meet the implementation's own declared expectations."""
 BAD = frozenset({"fail", "errored", "xpass"})
 """Outcomes that fail a run."""
+
+
+def count_outcomes(cases: Iterable[dict[str, Any]]) -> dict[str, int]:
+    """How many cases have each outcome (every outcome listed, zero included)."""
+    counts = dict.fromkeys(OUTCOMES, 0)
+    for case in cases:
+        counts[case["outcome"]] += 1
+    return counts
 
 
 def outcome_class(outcome: str | None) -> str:

@@ -13,13 +13,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-from apconform.conformance.protocol import MESSAGE_LIMITS
-from apconform.conformance.summary import count_outcomes
 from apconform.core.canonical import sha256_hex
 from apconform.core.errors import ApconformError, define_code
 from apconform.core.files import read_file
-from apconform.core.jsonload import Limits, loads
+from apconform.core.jsonload import MESSAGE_LIMITS, Limits, loads
 from apconform.core.schemas import json_schema_validator
+from apconform.results.outcomes import count_outcomes
 
 __all__ = [
     "REPORT_INVALID",

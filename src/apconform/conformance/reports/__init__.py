@@ -1,10 +1,11 @@
 """Conformance reports: one module per format, all rendered from the same records.
 
-``records`` writes and reads the JSON-lines report (header, cases, footer); ``text`` the terminal
+``apconform.results.records`` writes and reads the JSON-lines report (header, cases, footer),
+below the harness so that the ledger reads it without importing the harness; ``text`` the terminal
 and Markdown summaries; ``html`` the offline page; ``junit`` JUnit XML and badges; ``formats``
 picks a format and signs or verifies a report file. May import ``apconform.conformance.protocol``,
-``summary``, ``compare``, ``schemas``, ``clauses`` (the registry, to list every clause) and
-``apconform.core``.
+``summary``, ``compare``, ``clauses`` (the registry, to list every clause), ``apconform.results``
+and ``apconform.core``.
 """
 
 from __future__ import annotations
