@@ -82,7 +82,7 @@ def write_report(path: Path, records: list[dict[str, Any]]) -> Path:
 def ap1_run_dir() -> Path:
     """A sealed, run and scored AP-1 run directory (the demo's), kept until the tests end."""
     from apconform.ap1.demo import demo_step
-    from apconform.demo import DemoContext
+    from apconform.demo_context import DemoContext
 
     folder = Path(tempfile.mkdtemp(prefix="apconform-ap1-sample-"))
     atexit.register(shutil.rmtree, folder, True)

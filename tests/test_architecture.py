@@ -1,7 +1,9 @@
 """The package map holds: no import cycle between modules, and imports run one way through layers.
 
 Every import counts, wherever it stands (inside a function, or under
-``TYPE_CHECKING``): a dependency deferred to run time is still a dependency.
+``TYPE_CHECKING``), and so does a module loaded by name (``importlib.import_module``,
+the dispatcher's command table, a package's lazy ``_EXPORTS``): a dependency deferred
+to run time is still a dependency.
 The layers are listed here, lowest first; a module may import its own layer
 and the layers below it, never one above.
 """
@@ -9,6 +11,7 @@ and the layers below it, never one above.
 from __future__ import annotations
 
 import ast
+import shutil
 from pathlib import Path
 
 import pytest
@@ -48,6 +51,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     (
         "apconform.cli",
         "apconform.demo",
+        "apconform.demo_context",
         "apconform.ap1.demo",
         "apconform.apx.demo",
         "apconform.conformance.demo",
@@ -60,6 +64,19 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 )
 
 
+# Loads by name that the checks accept, each for a reason. The operation registry imports the
+# packages that register operations into it when it is first asked for one, so a lookup sees
+# every operation whichever module was imported first; the packages import the registry to
+# register. tests check every pair here is still in the graph.
+PLUGIN_LOADS = frozenset(
+    {
+        ("apconform.conformance.operations", "apconform.ap1.operations"),
+        ("apconform.conformance.operations", "apconform.apx.operations"),
+        ("apconform.conformance.operations", "apconform.conformance.kit_operations"),
+    }
+)
+
+
 def module_files(src: Path, package: str) -> dict[str, Path]:
     """Module name -> file, for every ``.py`` file of ``package`` under ``src``."""
     found = {}
@@ -68,6 +85,58 @@ def module_files(src: Path, package: str) -> dict[str, Path]:
         if parts[-1] == "__init__":
             parts.pop()
         found[".".join(parts)] = path
+    return found
+
+
+_BY_NAME = ("import_module", "lazy_exports")
+
+
+def _called(node: ast.AST) -> str | None:
+    """The name of the function a call calls (``import_module`` for ``importlib.import_module``)."""
+    if not isinstance(node, ast.Call):
+        return None
+    func = node.func
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+
+
+def _names(node: ast.AST) -> list[ast.AST]:
+    """The string and f-string nodes in ``node``, not looking inside calls of other functions."""
+    if isinstance(node, ast.Constant | ast.JoinedStr):
+        return [node]
+    if isinstance(node, ast.Call) and _called(node) not in _BY_NAME:
+        return []
+    return [found for child in ast.iter_child_nodes(node) for found in _names(child)]
+
+
+def importlib_targets(tree: ast.AST, known: dict[str, Path]) -> set[str]:
+    """The modules a module imports by name at run time.
+
+    In a module that calls ``importlib.import_module`` (or ``lazy_exports``), a target is a
+    string naming a module of the package that is an argument of that call or stands in a
+    table the call reads (any assignment: the dispatcher's ``_COMMANDS``, the demo's
+    ``_STEPS``, an ``_EXPORTS`` map); strings passed to other functions (a ``python -m``
+    command line) are not imports. An f-string such as ``f"apconform.models.{name}"`` targets
+    the package its constant prefix names.
+    """
+    calls = [node for node in ast.walk(tree) if _called(node) in _BY_NAME]
+    if not calls:
+        return set()
+    sources: list[ast.AST] = [*calls]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+            sources.append(node.value)
+    found: set[str] = set()
+    for source in sources:
+        for text in _names(source):
+            if isinstance(text, ast.Constant) and isinstance(text.value, str):
+                if text.value in known:
+                    found.add(text.value)
+            elif isinstance(text, ast.JoinedStr) and text.values:
+                head = text.values[0]
+                if isinstance(head, ast.Constant) and isinstance(head.value, str):
+                    package = head.value.rpartition(".")[0]
+                    if package in known:
+                        found.add(package)
     return found
 
 
@@ -88,6 +157,7 @@ def imports_of(name: str, path: Path, known: dict[str, Path], package: str) -> s
                 targets.add(submodule if submodule in known else module)
         elif isinstance(node, ast.Import):
             targets.update(alias.name for alias in node.names)
+    targets |= importlib_targets(tree, known)
     return {
         t
         for t in targets
@@ -98,6 +168,15 @@ def imports_of(name: str, path: Path, known: dict[str, Path], package: str) -> s
 def import_graph(src: Path, package: str) -> dict[str, set[str]]:
     known = module_files(src, package)
     return {name: imports_of(name, path, known, package) for name, path in known.items()}
+
+
+def checked_graph(src: Path) -> dict[str, set[str]]:
+    """The graph of ``apconform`` under ``src`` without the accepted plugin loads."""
+    graph = import_graph(src, "apconform")
+    return {
+        name: {t for t in targets if (name, t) not in PLUGIN_LOADS}
+        for name, targets in graph.items()
+    }
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -173,7 +252,7 @@ def upward_imports(
 
 
 def test_no_import_cycle_between_modules() -> None:
-    assert cycles(import_graph(SRC, "apconform")) == []
+    assert cycles(checked_graph(SRC)) == []
 
 
 def test_every_module_has_a_layer() -> None:
@@ -182,7 +261,31 @@ def test_every_module_has_a_layer() -> None:
 
 
 def test_imports_run_one_way_through_the_layers() -> None:
-    assert upward_imports(import_graph(SRC, "apconform"), LAYERS) == []
+    assert upward_imports(checked_graph(SRC), LAYERS) == []
+
+
+def test_every_accepted_plugin_load_is_still_made() -> None:
+    graph = import_graph(SRC, "apconform")
+    assert sorted(p for p in PLUGIN_LOADS if p[1] not in graph[p[0]]) == []
+
+
+def test_loads_by_name_are_in_the_graph() -> None:
+    graph = import_graph(SRC, "apconform")
+    assert {"apconform.cli.kit", "apconform.cli.ap1.instrument", "apconform.cli.ledger"} <= (
+        graph["apconform.cli.dispatch"]
+    )
+    assert "apconform.cli.kit_demo" in graph["apconform.demo"]
+    assert "apconform.models" in graph["apconform.api.openapi"]  # f"apconform.models.{module}"
+    assert "apconform.api.app" in graph["apconform.api"]  # the lazy _EXPORTS map
+    assert "apconform.dev.cli" not in graph["apconform.dev.gen"]  # a `python -m` argument
+
+
+def test_no_command_module_imports_the_dispatcher() -> None:
+    graph = import_graph(SRC, "apconform")
+    importers = sorted(
+        name for name, targets in graph.items() if "apconform.cli.dispatch" in targets
+    )
+    assert importers == ["apconform.cli", "apconform.cli.__main__"]
 
 
 def test_ap1_top_level_stays_small_and_named_by_concept() -> None:
@@ -275,3 +378,61 @@ def test_self_test_an_upward_import_is_found(tmp_path: Path) -> None:
 )
 def test_layer_lookup_takes_the_longest_prefix(module: str, layer: int) -> None:
     assert layer_of(module, LAYERS) == layer
+
+
+_PLANTS = {
+    "function-level import": (
+        "apconform/core/canonical.py",
+        "\n\ndef _planted() -> None:\n    from apconform.cli.dispatch import main\n",
+        ("apconform.core.canonical", "apconform.cli.dispatch"),
+    ),
+    "importlib.import_module": (
+        "apconform/results/kinds.py",
+        "\n\ndef _planted() -> object:\n    import importlib\n\n"
+        '    return importlib.import_module("apconform.ledger.store")\n',
+        ("apconform.results.kinds", "apconform.ledger.store"),
+    ),
+    "a table of module names": (
+        "apconform/core/lazy.py",
+        '\n\n_TABLE = {"apconform.api.app": "create_app"}\n\n\n'
+        "def _planted(name: str) -> object:\n"
+        "    return importlib.import_module(name)\n",
+        ("apconform.core.lazy", "apconform.api.app"),
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def src_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the real ``src``, to plant imports in."""
+    root = tmp_path_factory.mktemp("src")
+    shutil.copytree(
+        SRC / "apconform",
+        root / "apconform",
+        ignore=lambda folder, names: [n for n in names if n == "__pycache__" or n.endswith(".pyc")],
+    )
+    return root
+
+
+@pytest.mark.parametrize("kind", sorted(_PLANTS))
+def test_self_test_an_upward_import_planted_in_a_copy_of_src_is_found(
+    kind: str, src_copy: Path, tmp_path: Path
+) -> None:
+    rel, code, pair = _PLANTS[kind]
+    copy = tmp_path / "src"
+    shutil.copytree(src_copy, copy)
+    assert upward_imports(checked_graph(copy), LAYERS) == []
+    with (copy / rel).open("a", encoding="utf-8") as handle:
+        handle.write(code)
+    assert upward_imports(checked_graph(copy), LAYERS) == [pair]
+
+
+def test_self_test_a_command_module_importing_the_dispatcher_is_a_cycle(
+    src_copy: Path, tmp_path: Path
+) -> None:
+    copy = tmp_path / "src"
+    shutil.copytree(src_copy, copy)
+    assert cycles(checked_graph(copy)) == []
+    with (copy / "apconform/cli/mcp.py").open("a", encoding="utf-8") as handle:
+        handle.write("\n\ndef _planted() -> None:\n    from apconform.cli.dispatch import main\n")
+    assert cycles(checked_graph(copy)) == [["apconform.cli.dispatch", "apconform.cli.mcp"]]

@@ -11,11 +11,12 @@ import importlib
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
-__all__ = ["DemoContext", "default_output_dir", "run_demo"]
+from apconform.demo_context import DemoContext
+
+__all__ = ["default_output_dir", "run_demo"]
 
 # (title, module providing demo_step) in the order the demo runs them.
 _STEPS = (
@@ -25,24 +26,6 @@ _STEPS = (
     ("Conformance: check the reference implementation", "apconform.conformance.demo"),
     ("Ledger: keep the results, signed and chained, and publish the site", "apconform.ledger.demo"),
 )
-
-
-@dataclass
-class DemoContext:
-    """What steps share: where to write, where to print, and what earlier steps found."""
-
-    output_dir: Path
-    out: TextIO = field(default_factory=lambda: sys.stdout)
-    results: dict[str, Any] = field(default_factory=dict)
-    reports: list[tuple[str, Path]] = field(default_factory=list)
-
-    def say(self, text: str = "") -> None:
-        self.out.write(text + "\n")
-        self.out.flush()
-
-    def offer(self, label: str, path: Path) -> None:
-        """Name a report the reader should open; the demo ends by listing them all."""
-        self.reports.append((label, path))
 
 
 def default_output_dir() -> Path:

@@ -43,7 +43,7 @@ def example_docs() -> dict[str, Any]:
 def demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """The AP-1 demo step run once (seal, run against mock-mixed, score): (run dir, its output)."""
     from apconform.ap1.demo import demo_step
-    from apconform.demo import DemoContext
+    from apconform.demo_context import DemoContext
 
     folder = tmp_path_factory.mktemp("demo")
     out = io.StringIO()

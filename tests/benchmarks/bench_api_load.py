@@ -159,7 +159,7 @@ def _run_ap1_demo() -> tuple[dict[str, Any], list[dict[str, Any]]]:
     import tempfile
 
     from apconform.ap1.demo import demo_step
-    from apconform.demo import DemoContext
+    from apconform.demo_context import DemoContext
 
     with tempfile.TemporaryDirectory(prefix="bench-api-ap1-") as folder:
         assert demo_step(DemoContext(Path(folder), io.StringIO())) == 0

@@ -45,7 +45,7 @@ def _inputs(ap1_text: str) -> list[str]:
 def _scored_run(tmp_path: Path) -> Path:
     """A run directory with a report (adjudicate import needs the sheets' key)."""
     from apconform.ap1.demo import demo_step
-    from apconform.demo import DemoContext
+    from apconform.demo_context import DemoContext
 
     assert demo_step(DemoContext(tmp_path, io.StringIO())) == 0
     return tmp_path / "ap1-run"

@@ -19,7 +19,7 @@ from apconform.ap1.scoring import compare_reports, score_run
 from apconform.ap1.seal.build import write_sealed_run
 from apconform.ap1.seal.verify import verify_seal
 from apconform.ap1.transcript.verify import verify_transcript
-from apconform.demo import DemoContext
+from apconform.demo_context import DemoContext
 
 __all__ = ["demo_step"]
 

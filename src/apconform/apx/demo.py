@@ -12,7 +12,7 @@ from apconform.apx.presentation import json_numbers, json_text
 from apconform.apx.tutorial import NOTICE, tutorial_campaign, tutorial_manifest, tutorial_pairs
 from apconform.core.canonical import canonical_text
 from apconform.core.signing import generate_signing_key
-from apconform.demo import DemoContext
+from apconform.demo_context import DemoContext
 
 __all__ = ["demo_step"]
 

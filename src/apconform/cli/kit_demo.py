@@ -8,7 +8,7 @@ from apconform.conformance.clauses import load_clause_registry
 from apconform.conformance.vectors import load_vectors
 from apconform.core.canonical import canonical_text, sha256_hex
 from apconform.core.signing import generate_signing_key, sign_document, verify_document
-from apconform.demo import DemoContext
+from apconform.demo_context import DemoContext
 
 __all__ = ["demo_step"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from apconform.conformance.reports.formats import render, write_badges
 from apconform.conformance.runner import CheckOptions, run_check
-from apconform.demo import DemoContext
+from apconform.demo_context import DemoContext
 
 __all__ = ["demo_step"]
 

@@ -9,7 +9,7 @@ writes the offline site.
 from __future__ import annotations
 
 from apconform.core.signing import generate_signing_key
-from apconform.demo import DemoContext
+from apconform.demo_context import DemoContext
 from apconform.ledger.chain import verify_ledger
 from apconform.ledger.claim import prepare
 from apconform.ledger.store import Ledger
