@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from apconform.core.lazy import exported_names
+
 SRC = Path(__file__).resolve().parents[1] / "src"
 
 # Lowest first. A module belongs to the layer of the longest prefix that names it; the root
@@ -276,7 +278,7 @@ def test_loads_by_name_are_in_the_graph() -> None:
     )
     assert "apconform.cli.kit_demo" in graph["apconform.demo"]
     assert "apconform.models" in graph["apconform.api.openapi"]  # f"apconform.models.{module}"
-    assert "apconform.api.app" in graph["apconform.api"]  # the lazy _EXPORTS map
+    assert "apconform.api.app" in graph["apconform.api"]  # a lazy export
     assert "apconform.dev.cli" not in graph["apconform.dev.gen"]  # a `python -m` argument
 
 
@@ -308,17 +310,7 @@ def test_no_lazy_export_is_shadowed_by_a_submodule() -> None:
     """Importing ``pkg.name`` sets ``pkg.name`` to the module, hiding a lazy export of that name."""
     shadowed = []
     for init in (SRC / "apconform").rglob("__init__.py"):
-        tree = ast.parse(init.read_text(encoding="utf-8"))
-        exports = [
-            key.value
-            for node in tree.body
-            if isinstance(node, ast.Assign)
-            and any(isinstance(t, ast.Name) and t.id == "_EXPORTS" for t in node.targets)
-            and isinstance(node.value, ast.Dict)
-            for key in node.value.keys
-            if isinstance(key, ast.Constant) and isinstance(key.value, str)
-        ]
-        for name in exports:
+        for name in exported_names(init.read_text(encoding="utf-8")):
             if (init.parent / f"{name}.py").exists() or (init.parent / name).is_dir():
                 shadowed.append(f"{init.parent.relative_to(SRC)}: {name}")
     assert shadowed == []

@@ -16,62 +16,23 @@ from typing import TYPE_CHECKING
 from apconform.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from apconform.apx.errors import ApxRefused
-    from apconform.apx.hashing import digest, freeze, rebind
-    from apconform.apx.kernel import (
-        ManifestCheck,
-        RunCheck,
-        compare,
-        compare_document,
-        evaluate,
-        evaluate_document,
-        validate_manifest,
-        validate_run,
-    )
-    from apconform.apx.manifest import ClassCalibration
-    from apconform.apx.metrics import exponent_to_power, power_metrics
-    from apconform.apx.signing import sign, verify
-    from apconform.apx.text import KERNEL_VERSION
+    from apconform.apx.errors import ApxRefused as ApxRefused
+    from apconform.apx.hashing import digest as digest
+    from apconform.apx.hashing import freeze as freeze
+    from apconform.apx.hashing import rebind as rebind
+    from apconform.apx.kernel import ManifestCheck as ManifestCheck
+    from apconform.apx.kernel import RunCheck as RunCheck
+    from apconform.apx.kernel import compare as compare
+    from apconform.apx.kernel import compare_document as compare_document
+    from apconform.apx.kernel import evaluate as evaluate
+    from apconform.apx.kernel import evaluate_document as evaluate_document
+    from apconform.apx.kernel import validate_manifest as validate_manifest
+    from apconform.apx.kernel import validate_run as validate_run
+    from apconform.apx.manifest import ClassCalibration as ClassCalibration
+    from apconform.apx.metrics import exponent_to_power as exponent_to_power
+    from apconform.apx.metrics import power_metrics as power_metrics
+    from apconform.apx.signing import sign as sign
+    from apconform.apx.signing import verify as verify
+    from apconform.apx.text import KERNEL_VERSION as KERNEL_VERSION
 
-__all__ = [
-    "KERNEL_VERSION",
-    "ApxRefused",
-    "ClassCalibration",
-    "ManifestCheck",
-    "RunCheck",
-    "compare",
-    "compare_document",
-    "digest",
-    "evaluate",
-    "evaluate_document",
-    "exponent_to_power",
-    "freeze",
-    "power_metrics",
-    "rebind",
-    "sign",
-    "validate_manifest",
-    "validate_run",
-    "verify",
-]
-
-_EXPORTS = {
-    "KERNEL_VERSION": "apconform.apx.text",
-    "ApxRefused": "apconform.apx.errors",
-    "ClassCalibration": "apconform.apx.manifest",
-    "ManifestCheck": "apconform.apx.kernel",
-    "RunCheck": "apconform.apx.kernel",
-    "compare": "apconform.apx.kernel",
-    "compare_document": "apconform.apx.kernel",
-    "digest": "apconform.apx.hashing",
-    "evaluate": "apconform.apx.kernel",
-    "evaluate_document": "apconform.apx.kernel",
-    "exponent_to_power": "apconform.apx.metrics",
-    "freeze": "apconform.apx.hashing",
-    "power_metrics": "apconform.apx.metrics",
-    "rebind": "apconform.apx.hashing",
-    "sign": "apconform.apx.signing",
-    "validate_manifest": "apconform.apx.kernel",
-    "validate_run": "apconform.apx.kernel",
-    "verify": "apconform.apx.signing",
-}
-__getattr__ = lazy_exports(__name__, _EXPORTS)
+__getattr__ = lazy_exports(__name__)

@@ -13,9 +13,6 @@ from typing import TYPE_CHECKING
 from apconform.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from apconform.cli.dispatch import main
+    from apconform.cli.dispatch import main as main
 
-__all__ = ["main"]
-
-_EXPORTS = {"main": "apconform.cli.dispatch"}
-__getattr__ = lazy_exports(__name__, _EXPORTS)
+__getattr__ = lazy_exports(__name__)

@@ -12,69 +12,27 @@ from typing import TYPE_CHECKING
 from apconform.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from apconform.conformance.adapters.base import Adapter
-    from apconform.conformance.adapters.targets import open_adapter
-    from apconform.conformance.clauses import ClauseIndex, load_clause_registry
-    from apconform.conformance.contracts import OperationContract, operation_contract
-    from apconform.conformance.manifest import VECTOR_TEST_PUBLIC_KEY, verify_manifest
-    from apconform.conformance.operations import get_operation, operation, operation_names
-    from apconform.conformance.protocol import PROTOCOL_VERSION, Reply
-    from apconform.conformance.reports.formats import (
-        render,
-        sign_report,
-        verify_report,
-        write_badges,
-    )
-    from apconform.conformance.runner import CheckOptions, CheckRun, run_check
-    from apconform.conformance.vectors import LoadedVector, load_vectors
+    from apconform.conformance.adapters.base import Adapter as Adapter
+    from apconform.conformance.adapters.targets import open_adapter as open_adapter
+    from apconform.conformance.clauses import ClauseIndex as ClauseIndex
+    from apconform.conformance.clauses import load_clause_registry as load_clause_registry
+    from apconform.conformance.contracts import OperationContract as OperationContract
+    from apconform.conformance.contracts import operation_contract as operation_contract
+    from apconform.conformance.manifest import VECTOR_TEST_PUBLIC_KEY as VECTOR_TEST_PUBLIC_KEY
+    from apconform.conformance.manifest import verify_manifest as verify_manifest
+    from apconform.conformance.operations import get_operation as get_operation
+    from apconform.conformance.operations import operation as operation
+    from apconform.conformance.operations import operation_names as operation_names
+    from apconform.conformance.protocol import PROTOCOL_VERSION as PROTOCOL_VERSION
+    from apconform.conformance.protocol import Reply as Reply
+    from apconform.conformance.reports.formats import render as render
+    from apconform.conformance.reports.formats import sign_report as sign_report
+    from apconform.conformance.reports.formats import verify_report as verify_report
+    from apconform.conformance.reports.formats import write_badges as write_badges
+    from apconform.conformance.runner import CheckOptions as CheckOptions
+    from apconform.conformance.runner import CheckRun as CheckRun
+    from apconform.conformance.runner import run_check as run_check
+    from apconform.conformance.vectors import LoadedVector as LoadedVector
+    from apconform.conformance.vectors import load_vectors as load_vectors
 
-__all__ = [
-    "PROTOCOL_VERSION",
-    "VECTOR_TEST_PUBLIC_KEY",
-    "Adapter",
-    "CheckOptions",
-    "CheckRun",
-    "ClauseIndex",
-    "LoadedVector",
-    "OperationContract",
-    "Reply",
-    "get_operation",
-    "load_clause_registry",
-    "load_vectors",
-    "open_adapter",
-    "operation",
-    "operation_contract",
-    "operation_names",
-    "render",
-    "run_check",
-    "sign_report",
-    "verify_manifest",
-    "verify_report",
-    "write_badges",
-]
-
-_EXPORTS = {
-    "Adapter": "apconform.conformance.adapters.base",
-    "open_adapter": "apconform.conformance.adapters.targets",
-    "ClauseIndex": "apconform.conformance.clauses",
-    "load_clause_registry": "apconform.conformance.clauses",
-    "OperationContract": "apconform.conformance.contracts",
-    "operation_contract": "apconform.conformance.contracts",
-    "VECTOR_TEST_PUBLIC_KEY": "apconform.conformance.manifest",
-    "verify_manifest": "apconform.conformance.manifest",
-    "get_operation": "apconform.conformance.operations",
-    "operation": "apconform.conformance.operations",
-    "operation_names": "apconform.conformance.operations",
-    "PROTOCOL_VERSION": "apconform.conformance.protocol",
-    "Reply": "apconform.conformance.protocol",
-    "render": "apconform.conformance.reports.formats",
-    "sign_report": "apconform.conformance.reports.formats",
-    "verify_report": "apconform.conformance.reports.formats",
-    "write_badges": "apconform.conformance.reports.formats",
-    "CheckOptions": "apconform.conformance.runner",
-    "CheckRun": "apconform.conformance.runner",
-    "run_check": "apconform.conformance.runner",
-    "LoadedVector": "apconform.conformance.vectors",
-    "load_vectors": "apconform.conformance.vectors",
-}
-__getattr__ = lazy_exports(__name__, _EXPORTS)
+__getattr__ = lazy_exports(__name__)

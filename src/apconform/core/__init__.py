@@ -10,108 +10,37 @@ from typing import TYPE_CHECKING
 from apconform.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from apconform.core.canonical import (
-        TEXT_HASH_METHOD,
-        canonical_bytes,
-        canonical_text,
-        normalize_newlines,
-        sha256_bytes,
-        sha256_hex,
-        sha256_text,
-    )
-    from apconform.core.errors import (
-        ApconformError,
-        DocumentRefused,
-        ErrorCode,
-        UsageError,
-        Violation,
-        define_code,
-        registered_codes,
-    )
-    from apconform.core.files import load_path, load_stream
-    from apconform.core.jsonload import DEFAULT_LIMITS, Limits, check_value, loads
-    from apconform.core.jsonpath import format_path
-    from apconform.core.signing import (
-        Ed25519Key,
-        generate_key_file,
-        generate_signing_key,
-        key_id,
-        load_signing_key,
-        public_key_hex,
-        sign_document,
-        sign_value,
-        verify_document,
-        verify_value,
-    )
-    from apconform.core.validation import validate_document
+    from apconform.core.canonical import TEXT_HASH_METHOD as TEXT_HASH_METHOD
+    from apconform.core.canonical import canonical_bytes as canonical_bytes
+    from apconform.core.canonical import canonical_text as canonical_text
+    from apconform.core.canonical import normalize_newlines as normalize_newlines
+    from apconform.core.canonical import sha256_bytes as sha256_bytes
+    from apconform.core.canonical import sha256_hex as sha256_hex
+    from apconform.core.canonical import sha256_text as sha256_text
+    from apconform.core.errors import ApconformError as ApconformError
+    from apconform.core.errors import DocumentRefused as DocumentRefused
+    from apconform.core.errors import ErrorCode as ErrorCode
+    from apconform.core.errors import UsageError as UsageError
+    from apconform.core.errors import Violation as Violation
+    from apconform.core.errors import define_code as define_code
+    from apconform.core.errors import registered_codes as registered_codes
+    from apconform.core.files import load_path as load_path
+    from apconform.core.files import load_stream as load_stream
+    from apconform.core.jsonload import DEFAULT_LIMITS as DEFAULT_LIMITS
+    from apconform.core.jsonload import Limits as Limits
+    from apconform.core.jsonload import check_value as check_value
+    from apconform.core.jsonload import loads as loads
+    from apconform.core.jsonpath import format_path as format_path
+    from apconform.core.signing import Ed25519Key as Ed25519Key
+    from apconform.core.signing import generate_key_file as generate_key_file
+    from apconform.core.signing import generate_signing_key as generate_signing_key
+    from apconform.core.signing import key_id as key_id
+    from apconform.core.signing import load_signing_key as load_signing_key
+    from apconform.core.signing import public_key_hex as public_key_hex
+    from apconform.core.signing import sign_document as sign_document
+    from apconform.core.signing import sign_value as sign_value
+    from apconform.core.signing import verify_document as verify_document
+    from apconform.core.signing import verify_value as verify_value
+    from apconform.core.validation import validate_document as validate_document
 
-__all__ = [
-    "DEFAULT_LIMITS",
-    "TEXT_HASH_METHOD",
-    "ApconformError",
-    "DocumentRefused",
-    "Ed25519Key",
-    "ErrorCode",
-    "Limits",
-    "UsageError",
-    "Violation",
-    "canonical_bytes",
-    "canonical_text",
-    "check_value",
-    "define_code",
-    "format_path",
-    "generate_key_file",
-    "generate_signing_key",
-    "key_id",
-    "load_path",
-    "load_signing_key",
-    "load_stream",
-    "loads",
-    "normalize_newlines",
-    "public_key_hex",
-    "registered_codes",
-    "sha256_bytes",
-    "sha256_hex",
-    "sha256_text",
-    "sign_document",
-    "sign_value",
-    "validate_document",
-    "verify_document",
-    "verify_value",
-]
-
-_EXPORTS = {
-    "DEFAULT_LIMITS": "apconform.core.jsonload",
-    "TEXT_HASH_METHOD": "apconform.core.canonical",
-    "ApconformError": "apconform.core.errors",
-    "DocumentRefused": "apconform.core.errors",
-    "Ed25519Key": "apconform.core.signing",
-    "ErrorCode": "apconform.core.errors",
-    "Limits": "apconform.core.jsonload",
-    "UsageError": "apconform.core.errors",
-    "Violation": "apconform.core.errors",
-    "canonical_bytes": "apconform.core.canonical",
-    "canonical_text": "apconform.core.canonical",
-    "check_value": "apconform.core.jsonload",
-    "define_code": "apconform.core.errors",
-    "format_path": "apconform.core.jsonpath",
-    "generate_key_file": "apconform.core.signing",
-    "generate_signing_key": "apconform.core.signing",
-    "key_id": "apconform.core.signing",
-    "load_path": "apconform.core.files",
-    "load_signing_key": "apconform.core.signing",
-    "load_stream": "apconform.core.files",
-    "loads": "apconform.core.jsonload",
-    "normalize_newlines": "apconform.core.canonical",
-    "public_key_hex": "apconform.core.signing",
-    "registered_codes": "apconform.core.errors",
-    "sha256_bytes": "apconform.core.canonical",
-    "sha256_hex": "apconform.core.canonical",
-    "sha256_text": "apconform.core.canonical",
-    "sign_document": "apconform.core.signing",
-    "sign_value": "apconform.core.signing",
-    "validate_document": "apconform.core.validation",
-    "verify_document": "apconform.core.signing",
-    "verify_value": "apconform.core.signing",
-}
-__getattr__ = lazy_exports(__name__, _EXPORTS)
+__getattr__ = lazy_exports(__name__)

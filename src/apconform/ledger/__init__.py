@@ -4,8 +4,8 @@ and APx results, in SQLite (a file) or PostgreSQL (a shared server).
 Each entry holds a claim about one result (optionally signed), the facts read
 from it, and the digest of the entry before; the documents are stored apart,
 bound by their digests. Nothing is ever updated or deleted: a correction is a
-new entry that supersedes an old one. This package may import core, models,
-conformance and results; the CLI and the API import it, never the reverse.
+new entry that supersedes an old one. This package may import core, models
+and results; the CLI, the API and the results site import it, never the reverse.
 
 The public names load on first use, so commands that merely offer ``--ledger``
 do not pay for SQLAlchemy and the models when no ledger is named.
@@ -13,65 +13,29 @@ do not pay for SQLAlchemy and the models when no ledger is named.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from apconform.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from apconform.ledger.chain import Verification, verify_ledger
-    from apconform.ledger.claim import Submission, accept_submission, make_claim, prepare
-    from apconform.ledger.entry import StoredEntry
-    from apconform.ledger.exchange import ImportSummary, export_records, import_records
-    from apconform.ledger.location import ENV_VAR, LedgerLocation, resolve_location
-    from apconform.ledger.matrix import build_matrix, conformance_history, latest_profiles
-    from apconform.ledger.store import EntryFilter, Head, Ledger
+    from apconform.ledger.chain import Verification as Verification
+    from apconform.ledger.chain import verify_ledger as verify_ledger
+    from apconform.ledger.claim import Submission as Submission
+    from apconform.ledger.claim import accept_submission as accept_submission
+    from apconform.ledger.claim import make_claim as make_claim
+    from apconform.ledger.claim import prepare as prepare
+    from apconform.ledger.entry import StoredEntry as StoredEntry
+    from apconform.ledger.exchange import ImportSummary as ImportSummary
+    from apconform.ledger.exchange import export_records as export_records
+    from apconform.ledger.exchange import import_records as import_records
+    from apconform.ledger.location import ENV_VAR as ENV_VAR
+    from apconform.ledger.location import LedgerLocation as LedgerLocation
+    from apconform.ledger.location import resolve_location as resolve_location
+    from apconform.ledger.matrix import build_matrix as build_matrix
+    from apconform.ledger.matrix import conformance_history as conformance_history
+    from apconform.ledger.matrix import latest_profiles as latest_profiles
+    from apconform.ledger.store import EntryFilter as EntryFilter
+    from apconform.ledger.store import Head as Head
+    from apconform.ledger.store import Ledger as Ledger
 
-_HOMES = {
-    "ENV_VAR": "location",
-    "EntryFilter": "store",
-    "Head": "store",
-    "ImportSummary": "exchange",
-    "Ledger": "store",
-    "LedgerLocation": "location",
-    "StoredEntry": "entry",
-    "Submission": "claim",
-    "Verification": "chain",
-    "accept_submission": "claim",
-    "build_matrix": "matrix",
-    "conformance_history": "matrix",
-    "export_records": "exchange",
-    "import_records": "exchange",
-    "latest_profiles": "matrix",
-    "make_claim": "claim",
-    "prepare": "claim",
-    "resolve_location": "location",
-    "verify_ledger": "chain",
-}
-
-__all__ = [
-    "ENV_VAR",
-    "EntryFilter",
-    "Head",
-    "ImportSummary",
-    "Ledger",
-    "LedgerLocation",
-    "StoredEntry",
-    "Submission",
-    "Verification",
-    "accept_submission",
-    "build_matrix",
-    "conformance_history",
-    "export_records",
-    "import_records",
-    "latest_profiles",
-    "make_claim",
-    "prepare",
-    "resolve_location",
-    "verify_ledger",
-]
-
-
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'apconform.ledger' has no attribute {name!r}")
-    return getattr(importlib.import_module(f"apconform.ledger.{home}"), name)
+__getattr__ = lazy_exports(__name__)

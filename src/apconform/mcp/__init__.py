@@ -7,14 +7,9 @@ from typing import TYPE_CHECKING
 from apconform.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from apconform.mcp.server import TOOLS, build_server, call_tool, serve_stdio
+    from apconform.mcp.server import TOOLS as TOOLS
+    from apconform.mcp.server import build_server as build_server
+    from apconform.mcp.server import call_tool as call_tool
+    from apconform.mcp.server import serve_stdio as serve_stdio
 
-__all__ = ["TOOLS", "build_server", "call_tool", "serve_stdio"]
-
-_EXPORTS = {
-    "TOOLS": "apconform.mcp.server",
-    "build_server": "apconform.mcp.server",
-    "call_tool": "apconform.mcp.server",
-    "serve_stdio": "apconform.mcp.server",
-}
-__getattr__ = lazy_exports(__name__, _EXPORTS)
+__getattr__ = lazy_exports(__name__)

@@ -3,6 +3,15 @@ implementation's history with regressions marked, AP-1 profiles side by side wit
 intervals, and a page per entry linking into the full reports. No script, no external resource.
 """
 
-from apconform.site.writer import MARKER, SiteWritten, write_site
+from __future__ import annotations
 
-__all__ = ["MARKER", "SiteWritten", "write_site"]
+from typing import TYPE_CHECKING
+
+from apconform.core.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from apconform.site.writer import MARKER as MARKER
+    from apconform.site.writer import SiteWritten as SiteWritten
+    from apconform.site.writer import write_site as write_site
+
+__getattr__ = lazy_exports(__name__)

@@ -10,32 +10,12 @@ from typing import TYPE_CHECKING
 from apconform.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from apconform.ap1.calculator.evaluator import (
-        CALCULATOR_LIMITS,
-        FUNCTIONS,
-        CalcResult,
-        Calculator,
-        calculate,
-    )
-    from apconform.ap1.calculator.grammar import CalcSyntaxError, parse
+    from apconform.ap1.calculator.evaluator import CALCULATOR_LIMITS as CALCULATOR_LIMITS
+    from apconform.ap1.calculator.evaluator import FUNCTIONS as FUNCTIONS
+    from apconform.ap1.calculator.evaluator import CalcResult as CalcResult
+    from apconform.ap1.calculator.evaluator import Calculator as Calculator
+    from apconform.ap1.calculator.evaluator import calculate as calculate
+    from apconform.ap1.calculator.grammar import CalcSyntaxError as CalcSyntaxError
+    from apconform.ap1.calculator.grammar import parse as parse
 
-__all__ = [
-    "CALCULATOR_LIMITS",
-    "FUNCTIONS",
-    "CalcResult",
-    "CalcSyntaxError",
-    "Calculator",
-    "calculate",
-    "parse",
-]
-
-_EXPORTS = {
-    "CALCULATOR_LIMITS": "apconform.ap1.calculator.evaluator",
-    "CalcResult": "apconform.ap1.calculator.evaluator",
-    "Calculator": "apconform.ap1.calculator.evaluator",
-    "FUNCTIONS": "apconform.ap1.calculator.evaluator",
-    "calculate": "apconform.ap1.calculator.evaluator",
-    "CalcSyntaxError": "apconform.ap1.calculator.grammar",
-    "parse": "apconform.ap1.calculator.grammar",
-}
-__getattr__ = lazy_exports(__name__, _EXPORTS)
+__getattr__ = lazy_exports(__name__)

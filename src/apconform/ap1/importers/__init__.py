@@ -14,17 +14,8 @@ from typing import TYPE_CHECKING
 from apconform.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from apconform.ap1.importers.reference import (
-        ReferenceSources,
-        compare_reference,
-        import_reference_run,
-    )
+    from apconform.ap1.importers.reference import ReferenceSources as ReferenceSources
+    from apconform.ap1.importers.reference import compare_reference as compare_reference
+    from apconform.ap1.importers.reference import import_reference_run as import_reference_run
 
-__all__ = ["ReferenceSources", "compare_reference", "import_reference_run"]
-
-_EXPORTS = {
-    "ReferenceSources": "apconform.ap1.importers.reference",
-    "compare_reference": "apconform.ap1.importers.reference",
-    "import_reference_run": "apconform.ap1.importers.reference",
-}
-__getattr__ = lazy_exports(__name__, _EXPORTS)
+__getattr__ = lazy_exports(__name__)

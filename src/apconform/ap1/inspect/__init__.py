@@ -15,27 +15,11 @@ from typing import TYPE_CHECKING
 from apconform.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from apconform.ap1.inspect.log_import import ImportResult, import_inspect_log
-    from apconform.ap1.inspect.scorer import ap1_score
-    from apconform.ap1.inspect.solver import ap1_tool_loop
-    from apconform.ap1.inspect.task import ap1
-    from apconform.ap1.inspect.tool import calculator_tool
+    from apconform.ap1.inspect.log_import import ImportResult as ImportResult
+    from apconform.ap1.inspect.log_import import import_inspect_log as import_inspect_log
+    from apconform.ap1.inspect.scorer import ap1_score as ap1_score
+    from apconform.ap1.inspect.solver import ap1_tool_loop as ap1_tool_loop
+    from apconform.ap1.inspect.task import ap1 as ap1
+    from apconform.ap1.inspect.tool import calculator_tool as calculator_tool
 
-__all__ = [
-    "ImportResult",
-    "ap1",
-    "ap1_score",
-    "ap1_tool_loop",
-    "calculator_tool",
-    "import_inspect_log",
-]
-
-_EXPORTS = {
-    "ImportResult": "apconform.ap1.inspect.log_import",
-    "import_inspect_log": "apconform.ap1.inspect.log_import",
-    "ap1_score": "apconform.ap1.inspect.scorer",
-    "ap1_tool_loop": "apconform.ap1.inspect.solver",
-    "ap1": "apconform.ap1.inspect.task",
-    "calculator_tool": "apconform.ap1.inspect.tool",
-}
-__getattr__ = lazy_exports(__name__, _EXPORTS)
+__getattr__ = lazy_exports(__name__)

@@ -7,14 +7,8 @@ from typing import TYPE_CHECKING
 from apconform.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from apconform.ap1.mock.personas import PERSONAS
-    from apconform.ap1.mock.server import MODELS, MockEndpoint
+    from apconform.ap1.mock.personas import PERSONAS as PERSONAS
+    from apconform.ap1.mock.server import MODELS as MODELS
+    from apconform.ap1.mock.server import MockEndpoint as MockEndpoint
 
-__all__ = ["MODELS", "PERSONAS", "MockEndpoint"]
-
-_EXPORTS = {
-    "MODELS": "apconform.ap1.mock.server",
-    "PERSONAS": "apconform.ap1.mock.personas",
-    "MockEndpoint": "apconform.ap1.mock.server",
-}
-__getattr__ = lazy_exports(__name__, _EXPORTS)
+__getattr__ = lazy_exports(__name__)

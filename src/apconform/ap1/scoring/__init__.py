@@ -17,47 +17,18 @@ from typing import TYPE_CHECKING
 from apconform.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from apconform.ap1.scoring.api import prepare_inputs, rescore, rescore_bytes, score_execution
-    from apconform.ap1.scoring.context import ScoringInputs
-    from apconform.ap1.scoring.files import (
-        ScoredFiles,
-        compare_reports,
-        score_run,
-        score_transcript,
-    )
-    from apconform.ap1.scoring.report.html import render_html
-    from apconform.ap1.scoring.report.markdown import render_markdown
-    from apconform.ap1.scoring.rescoring import Rescorer, ScoreReport
+    from apconform.ap1.scoring.api import prepare_inputs as prepare_inputs
+    from apconform.ap1.scoring.api import rescore as rescore
+    from apconform.ap1.scoring.api import rescore_bytes as rescore_bytes
+    from apconform.ap1.scoring.api import score_execution as score_execution
+    from apconform.ap1.scoring.context import ScoringInputs as ScoringInputs
+    from apconform.ap1.scoring.files import ScoredFiles as ScoredFiles
+    from apconform.ap1.scoring.files import compare_reports as compare_reports
+    from apconform.ap1.scoring.files import score_run as score_run
+    from apconform.ap1.scoring.files import score_transcript as score_transcript
+    from apconform.ap1.scoring.report.html import render_html as render_html
+    from apconform.ap1.scoring.report.markdown import render_markdown as render_markdown
+    from apconform.ap1.scoring.rescoring import Rescorer as Rescorer
+    from apconform.ap1.scoring.rescoring import ScoreReport as ScoreReport
 
-__all__ = [
-    "Rescorer",
-    "ScoreReport",
-    "ScoredFiles",
-    "ScoringInputs",
-    "compare_reports",
-    "prepare_inputs",
-    "render_html",
-    "render_markdown",
-    "rescore",
-    "rescore_bytes",
-    "score_execution",
-    "score_run",
-    "score_transcript",
-]
-
-_EXPORTS = {
-    "prepare_inputs": "apconform.ap1.scoring.api",
-    "rescore": "apconform.ap1.scoring.api",
-    "rescore_bytes": "apconform.ap1.scoring.api",
-    "score_execution": "apconform.ap1.scoring.api",
-    "ScoringInputs": "apconform.ap1.scoring.context",
-    "ScoredFiles": "apconform.ap1.scoring.files",
-    "compare_reports": "apconform.ap1.scoring.files",
-    "score_run": "apconform.ap1.scoring.files",
-    "score_transcript": "apconform.ap1.scoring.files",
-    "render_html": "apconform.ap1.scoring.report.html",
-    "render_markdown": "apconform.ap1.scoring.report.markdown",
-    "Rescorer": "apconform.ap1.scoring.rescoring",
-    "ScoreReport": "apconform.ap1.scoring.rescoring",
-}
-__getattr__ = lazy_exports(__name__, _EXPORTS)
+__getattr__ = lazy_exports(__name__)

@@ -11,42 +11,16 @@ from typing import TYPE_CHECKING
 from apconform.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from apconform.ap1.seal.build import build_seal, composite_hash, write_sealed_run
-    from apconform.ap1.seal.reference import reference_config_hash, reference_seal_hashes
-    from apconform.ap1.seal.source import instrument_source_hash
-    from apconform.ap1.seal.verify import (
-        Finding,
-        SealedRun,
-        open_sealed_run,
-        verify_seal,
-        verify_seal_documents,
-    )
+    from apconform.ap1.seal.build import build_seal as build_seal
+    from apconform.ap1.seal.build import composite_hash as composite_hash
+    from apconform.ap1.seal.build import write_sealed_run as write_sealed_run
+    from apconform.ap1.seal.reference import reference_config_hash as reference_config_hash
+    from apconform.ap1.seal.reference import reference_seal_hashes as reference_seal_hashes
+    from apconform.ap1.seal.source import instrument_source_hash as instrument_source_hash
+    from apconform.ap1.seal.verify import Finding as Finding
+    from apconform.ap1.seal.verify import SealedRun as SealedRun
+    from apconform.ap1.seal.verify import open_sealed_run as open_sealed_run
+    from apconform.ap1.seal.verify import verify_seal as verify_seal
+    from apconform.ap1.seal.verify import verify_seal_documents as verify_seal_documents
 
-__all__ = [
-    "Finding",
-    "SealedRun",
-    "build_seal",
-    "composite_hash",
-    "instrument_source_hash",
-    "open_sealed_run",
-    "reference_config_hash",
-    "reference_seal_hashes",
-    "verify_seal",
-    "verify_seal_documents",
-    "write_sealed_run",
-]
-
-_EXPORTS = {
-    "build_seal": "apconform.ap1.seal.build",
-    "composite_hash": "apconform.ap1.seal.build",
-    "write_sealed_run": "apconform.ap1.seal.build",
-    "Finding": "apconform.ap1.seal.verify",
-    "SealedRun": "apconform.ap1.seal.verify",
-    "open_sealed_run": "apconform.ap1.seal.verify",
-    "verify_seal": "apconform.ap1.seal.verify",
-    "verify_seal_documents": "apconform.ap1.seal.verify",
-    "reference_config_hash": "apconform.ap1.seal.reference",
-    "reference_seal_hashes": "apconform.ap1.seal.reference",
-    "instrument_source_hash": "apconform.ap1.seal.source",
-}
-__getattr__ = lazy_exports(__name__, _EXPORTS)
+__getattr__ = lazy_exports(__name__)

@@ -10,28 +10,11 @@ from typing import TYPE_CHECKING
 from apconform.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from apconform.ap1.transcript.chain import GENESIS, TranscriptWriter, record_hash
-    from apconform.ap1.transcript.verify import (
-        TranscriptReport,
-        verify_transcript,
-        verify_transcript_bytes,
-    )
+    from apconform.ap1.transcript.chain import GENESIS as GENESIS
+    from apconform.ap1.transcript.chain import TranscriptWriter as TranscriptWriter
+    from apconform.ap1.transcript.chain import record_hash as record_hash
+    from apconform.ap1.transcript.verify import TranscriptReport as TranscriptReport
+    from apconform.ap1.transcript.verify import verify_transcript as verify_transcript
+    from apconform.ap1.transcript.verify import verify_transcript_bytes as verify_transcript_bytes
 
-__all__ = [
-    "GENESIS",
-    "TranscriptReport",
-    "TranscriptWriter",
-    "record_hash",
-    "verify_transcript",
-    "verify_transcript_bytes",
-]
-
-_EXPORTS = {
-    "GENESIS": "apconform.ap1.transcript.chain",
-    "TranscriptWriter": "apconform.ap1.transcript.chain",
-    "record_hash": "apconform.ap1.transcript.chain",
-    "TranscriptReport": "apconform.ap1.transcript.verify",
-    "verify_transcript": "apconform.ap1.transcript.verify",
-    "verify_transcript_bytes": "apconform.ap1.transcript.verify",
-}
-__getattr__ = lazy_exports(__name__, _EXPORTS)
+__getattr__ = lazy_exports(__name__)

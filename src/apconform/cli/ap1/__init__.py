@@ -2,9 +2,3 @@
 
 Thin over the library; may import every other part of ``apconform.ap1``.
 """
-
-from __future__ import annotations
-
-from apconform.cli.ap1.instrument import register
-
-__all__ = ["register"]

@@ -13,16 +13,10 @@ from typing import TYPE_CHECKING
 from apconform.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from apconform.conformance.adapters.base import ADAPTER_START, Adapter, MessageAdapter
-    from apconform.conformance.adapters.targets import ADAPTER_TARGET, open_adapter
+    from apconform.conformance.adapters.base import ADAPTER_START as ADAPTER_START
+    from apconform.conformance.adapters.base import Adapter as Adapter
+    from apconform.conformance.adapters.base import MessageAdapter as MessageAdapter
+    from apconform.conformance.adapters.targets import ADAPTER_TARGET as ADAPTER_TARGET
+    from apconform.conformance.adapters.targets import open_adapter as open_adapter
 
-__all__ = ["ADAPTER_START", "ADAPTER_TARGET", "Adapter", "MessageAdapter", "open_adapter"]
-
-_EXPORTS = {
-    "ADAPTER_START": "apconform.conformance.adapters.base",
-    "ADAPTER_TARGET": "apconform.conformance.adapters.targets",
-    "Adapter": "apconform.conformance.adapters.base",
-    "MessageAdapter": "apconform.conformance.adapters.base",
-    "open_adapter": "apconform.conformance.adapters.targets",
-}
-__getattr__ = lazy_exports(__name__, _EXPORTS)
+__getattr__ = lazy_exports(__name__)

@@ -15,33 +15,12 @@ from typing import TYPE_CHECKING
 from apconform.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from apconform.conformance.reports.formats import (
-        FORMATS,
-        VerifiedReport,
-        render,
-        sign_report,
-        signature_path,
-        verify_report,
-        write_badges,
-    )
+    from apconform.conformance.reports.formats import FORMATS as FORMATS
+    from apconform.conformance.reports.formats import VerifiedReport as VerifiedReport
+    from apconform.conformance.reports.formats import render as render
+    from apconform.conformance.reports.formats import sign_report as sign_report
+    from apconform.conformance.reports.formats import signature_path as signature_path
+    from apconform.conformance.reports.formats import verify_report as verify_report
+    from apconform.conformance.reports.formats import write_badges as write_badges
 
-__all__ = [
-    "FORMATS",
-    "VerifiedReport",
-    "render",
-    "sign_report",
-    "signature_path",
-    "verify_report",
-    "write_badges",
-]
-
-_EXPORTS = {
-    "FORMATS": "apconform.conformance.reports.formats",
-    "VerifiedReport": "apconform.conformance.reports.formats",
-    "render": "apconform.conformance.reports.formats",
-    "sign_report": "apconform.conformance.reports.formats",
-    "signature_path": "apconform.conformance.reports.formats",
-    "verify_report": "apconform.conformance.reports.formats",
-    "write_badges": "apconform.conformance.reports.formats",
-}
-__getattr__ = lazy_exports(__name__, _EXPORTS)
+__getattr__ = lazy_exports(__name__)

@@ -6,6 +6,14 @@ makes a first-time set-up safe when several processes open a new ledger at
 once. Everything else is portable SQLAlchemy Core.
 """
 
-from apconform.ledger.backends.base import Backend, backend_for
+from __future__ import annotations
 
-__all__ = ["Backend", "backend_for"]
+from typing import TYPE_CHECKING
+
+from apconform.core.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from apconform.ledger.backends.base import Backend as Backend
+    from apconform.ledger.backends.base import backend_for as backend_for
+
+__getattr__ = lazy_exports(__name__)

@@ -13,19 +13,11 @@ from typing import TYPE_CHECKING
 from apconform.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from apconform.ap1.importers.reference.comparison import compare_reference
+    from apconform.ap1.importers.reference.comparison import compare_reference as compare_reference
+    from apconform.ap1.importers.reference.run_import import ImportedRun as ImportedRun
+    from apconform.ap1.importers.reference.run_import import ReferenceSources as ReferenceSources
     from apconform.ap1.importers.reference.run_import import (
-        ImportedRun,
-        ReferenceSources,
-        import_reference_run,
+        import_reference_run as import_reference_run,
     )
 
-__all__ = ["ImportedRun", "ReferenceSources", "compare_reference", "import_reference_run"]
-
-_EXPORTS = {
-    "ImportedRun": "apconform.ap1.importers.reference.run_import",
-    "ReferenceSources": "apconform.ap1.importers.reference.run_import",
-    "import_reference_run": "apconform.ap1.importers.reference.run_import",
-    "compare_reference": "apconform.ap1.importers.reference.comparison",
-}
-__getattr__ = lazy_exports(__name__, _EXPORTS)
+__getattr__ = lazy_exports(__name__)

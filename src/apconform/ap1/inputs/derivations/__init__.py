@@ -11,16 +11,9 @@ from typing import TYPE_CHECKING
 from apconform.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from apconform.ap1.inputs.derivations.checks import derivation_violations
-    from apconform.ap1.inputs.derivations.evaluation import evaluate
+    from apconform.ap1.inputs.derivations.checks import (
+        derivation_violations as derivation_violations,
+    )
+    from apconform.ap1.inputs.derivations.evaluation import evaluate as evaluate
 
-__all__ = [
-    "derivation_violations",
-    "evaluate",
-]
-
-_EXPORTS = {
-    "evaluate": "apconform.ap1.inputs.derivations.evaluation",
-    "derivation_violations": "apconform.ap1.inputs.derivations.checks",
-}
-__getattr__ = lazy_exports(__name__, _EXPORTS)
+__getattr__ = lazy_exports(__name__)
