@@ -11,7 +11,7 @@ from apconform.results.diff import diff_files, diff_outcomes, diff_results
 from apconform.results.facts import result_facts
 from apconform.results.kinds import RESULT_LIMITS, ResultKind, detect_kind, read_result
 from apconform.results.outcomes import BAD, GOOD, clause_outcome, clause_results, outcome_map
-from apconform.results.profile import DimensionFigure, profile_figures
+from apconform.results.profile import DimensionFigure, origin_label, profile_figures
 from apconform.results.render import render_diff_text
 
 __all__ = [
@@ -27,6 +27,7 @@ __all__ = [
     "diff_files",
     "diff_outcomes",
     "diff_results",
+    "origin_label",
     "outcome_map",
     "profile_figures",
     "read_result",
