@@ -101,11 +101,14 @@ class Runs:
     logs: dict[str, EvalLog]
 
 
-def _run_natively(dirs: dict[str, tuple[Path, Path]]) -> float:
+def _run_natively(dirs: dict[str, tuple[Path, Path]]) -> tuple[dict[str, Any], float]:
+    """Run and score every persona's native directory; (scores by persona, seconds)."""
     started = time.perf_counter()
-    for native, _ in dirs.values():
+    scores = {}
+    for persona, (native, _) in dirs.items():
         run_sealed(native, RunOptions(concurrency=1, progress=io.StringIO(), tty=False))
-    return time.perf_counter() - started
+        scores[persona] = executions(score_run(native).output_dir)
+    return scores, time.perf_counter() - started
 
 
 @pytest.fixture(scope="module")
@@ -144,17 +147,17 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Runs:
             max_samples=1,  # repeats of a question reach the endpoint in plan order
         )
         inspect_seconds = time.perf_counter() - started
-        native_seconds = native_run.result()
+        native_scores, native_seconds = native_run.result()
     assert [log.status for log in logs] == ["success"] * len(PERSONAS)
-    native_scores, inspected_scores = {}, {}
+    inspected_scores = {}
     for persona, log in zip(PERSONAS, logs, strict=True):
-        native, inspected = dirs[persona]
+        inspected = dirs[persona][1]
         import_inspect_log(Path(log.location), inspected)
-        native_scores[persona] = executions(score_run(native).output_dir)
         inspected_scores[persona] = executions(score_run(inspected).output_dir)
     rest = time.perf_counter() - started - inspect_seconds
     print(
-        f"\nfull example, {len(PERSONAS)} personas: native {native_seconds:.1f} s beside Inspect "
+        f"\nfull example, {len(PERSONAS)} personas: native runs and scores {native_seconds:.1f} s "
+        "beside Inspect "
         f"{inspect_seconds:.1f} s; then import and score {rest:.1f} s"
     )
     return Runs(native_scores, inspected_scores, dirs, dict(zip(PERSONAS, logs, strict=True)))
