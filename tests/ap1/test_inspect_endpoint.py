@@ -16,6 +16,7 @@ attempt.
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 import subprocess
@@ -39,6 +40,7 @@ from .small_run import PLANNED, copy_sealed, executions, seal_small, small_input
 
 BIN = Path(sys.executable).parent
 ORACLE_URL = "http://127.0.0.1:9/v1/chat/completions"
+KEY = "apconform-inspect-test-key-0123"
 TOOL_CHOICE_NOT_ECHOED = {
     "finding": "requested but not echoed",
     "parameter": "tool_choice",
@@ -50,7 +52,7 @@ def _env(url: str) -> dict[str, str]:
     return {
         **os.environ,
         "APCONFORM_BASE_URL": url.rsplit("/chat/completions", 1)[0],
-        "APCONFORM_API_KEY": "unused",
+        "APCONFORM_API_KEY": KEY,
     }
 
 
@@ -216,3 +218,24 @@ def test_the_task_refuses_without_a_traceback(arguments: list[str], printed: str
     assert done.returncode == 1
     assert printed in " ".join(done.stdout.split())
     assert "Traceback" not in done.stdout + done.stderr
+
+
+def test_a_key_the_endpoint_echoes_is_masked_in_the_imported_transcript(
+    every_persona: tuple[Path, Path, str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """mock-echo-key sends Inspect's key back in every form; the import masks the key Inspect's
+    provider read (APCONFORM_API_KEY for openai-api/apconform/...), though the seal names none."""
+    plan, logs, _, _ = every_persona
+    [log] = [
+        p
+        for p in logs.glob("*.eval")
+        if read_eval_log(str(p), header_only=True).eval.model.endswith("/mock-echo-key")
+    ]
+    samples = read_eval_log(str(log)).samples or []
+    assert any(KEY in json.dumps(s.store) for s in samples)  # the echo reached Inspect's log
+    monkeypatch.setenv("APCONFORM_API_KEY", KEY)
+    run_dir = copy_sealed(plan, tmp_path / "echo")
+    import_inspect_log(log, run_dir)
+    written = (run_dir / "transcript.jsonl").read_text(encoding="utf-8")
+    assert KEY not in written
+    assert "[REDACTED]" in written

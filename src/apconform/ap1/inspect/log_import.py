@@ -165,15 +165,24 @@ def _concurrency(log: Any) -> tuple[str, list[str]]:
     ]
 
 
-def _secrets(context: Any) -> list[str]:
-    name = context.run.inputs.config.model.endpoint.apiKeyEnv
-    value = os.environ.get(name, "") if name else ""
-    return [value] if value.strip() else []
+def _key_names(model: str) -> list[str]:
+    """The environment variables Inspect reads the model's key from (``<PROVIDER>_API_KEY``, or
+    ``<SERVICE>_API_KEY`` for ``openai-api/<service>/...``), so an endpoint echoing that key back
+    has it masked in the transcript like the sealed one."""
+    parts = model.split("/")
+    name = parts[1] if parts[0] == "openai-api" and len(parts) > 2 else parts[0]
+    return [f"{name.upper().replace('-', '_')}_API_KEY"] if name else []
+
+
+def _secrets(context: Any, model: str) -> list[str]:
+    names = [context.run.inputs.config.model.endpoint.apiKeyEnv, *_key_names(model)]
+    values = [os.environ.get(name, "") for name in names if name]
+    return [value for value in values if value.strip()]
 
 
 def _records(log: Any, context: Any, digest: str) -> list[dict[str, Any]]:
     order = {cell.key: position for position, cell in enumerate(context.cells)}
-    masker = Masker(_secrets(context))
+    masker = Masker(_secrets(context, str(log.eval.model or "")))
     records: dict[str, dict[str, Any]] = {}
     for sample in log.samples or []:
         try:
