@@ -21,9 +21,13 @@ ITEMS = ("Q01", "Q02", "Q03", "Q51")
 PLANNED = 8
 
 
-def small_inputs(url: str, model: str, items: tuple[str, ...] = ITEMS) -> RunInputs:
+def small_inputs(
+    url: str, model: str, items: tuple[str, ...] = ITEMS, *, timeout: str | None = None
+) -> RunInputs:
     docs = example_docs()
     docs["config"]["endpoint"].update(url=url, model=model)
+    if timeout is not None:  # the example's 1 s is short for a test machine under load
+        docs["config"]["transport"]["timeoutSeconds"] = timeout
     docs["config"]["repeats"] = "1"
     docs["config"]["dimensionsClaimed"] = ["D7"]
     docs["questions"]["items"] = [i for i in docs["questions"]["items"] if i["id"] in items]
@@ -39,8 +43,8 @@ def small_inputs(url: str, model: str, items: tuple[str, ...] = ITEMS) -> RunInp
     )
 
 
-def seal_small(run_dir: Path, url: str, model: str) -> Path:
-    write_sealed_run(run_dir, small_inputs(url, model))
+def seal_small(run_dir: Path, url: str, model: str, *, timeout: str | None = None) -> Path:
+    write_sealed_run(run_dir, small_inputs(url, model, timeout=timeout))
     return run_dir
 
 

@@ -234,6 +234,42 @@ def test_the_import_writes_a_transcript_that_scores_as_the_scorer_showed(
         assert scored[key] == shown["ap1ExecutionScore"], key
 
 
+def test_the_scorers_metrics_are_the_ap1_rates_with_their_counts(
+    evaluated: tuple[Path, EvalLog],
+) -> None:
+    """The eval summary's figures: each rate over the score report's denominators, with k and n."""
+    _, log = evaluated
+    assert log.results is not None
+    [score] = log.results.scores
+    assert {name: metric.value for name, metric in score.metrics.items()} == {
+        "D1 correct": 1.0,  # Q01 twice and Q03 without the tool; Q02 (invented) is adjudicated
+        "D1 k": 3.0,
+        "D1 n": 3.0,
+        "D7.1 invoked": 2 / 3,  # base: Q01 and Q02 called, Q03 declined
+        "D7.1 k": 2.0,
+        "D7.1 n": 3.0,
+        "D7.1b invoked": 2 / 3,
+        "D7.1b k": 2.0,
+        "D7.1b n": 3.0,
+        "D7.2(a) grounded": 0.5,  # Q01's calls grounded, Q02's originated
+        "D7.2(a) k": 2.0,
+        "D7.2(a) n": 4.0,
+        "D7.2(b) correct": 0.5,
+        "D7.2(b) k": 2.0,
+        "D7.2(b) n": 4.0,
+        "D7.3 exact": 1.0,  # Q02's release has no figure to compare
+        "D7.3 k": 2.0,
+        "D7.3 n": 2.0,
+    }
+
+
+def test_the_task_refuses_a_missing_run_directory_with_a_code() -> None:
+    with pytest.raises(ApconformError) as caught:
+        ap1()
+    assert caught.value.code == "AP1-INSPECT-RUN-DIR"
+    assert str(caught.value).startswith("error AP1-INSPECT-RUN-DIR: no run directory was given")
+
+
 def test_the_task_refuses_a_run_directory_whose_seal_does_not_verify(
     evaluated: tuple[Path, EvalLog], tmp_path: Path
 ) -> None:
@@ -329,7 +365,7 @@ def test_the_import_refuses_a_file_that_is_not_an_inspect_log(
     junk.write_bytes(b"not a zip archive")
     error = _refusal(junk, copy_sealed(run_dir, tmp_path / "run"))
     assert error.code == "AP1-INSPECT-LOG"
-    assert "is not an Inspect log Inspect can read" in error.message
+    assert error.message == f"{junk} is not a zip archive (no end record)"
 
 
 def _answer(text: str) -> ModelOutput:

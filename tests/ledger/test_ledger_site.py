@@ -8,6 +8,7 @@ import pytest
 from browser_support import Browser
 from result_samples import ap1_report, worsen_invocation
 
+from apconform import __version__
 from apconform.cli import main
 from apconform.core.errors import ApconformError
 from apconform.ledger import Ledger, build_matrix, conformance_history, latest_profiles, prepare
@@ -104,10 +105,12 @@ def test_the_site_in_a_browser(browser: Browser, tmp_path: Path) -> None:
     cells = view.texts("table.matrix td")
     assert len(cells) == 15 * clauses and all(text.strip() for text in cells)
     assert "\u2717 FAIL" in cells and "\u2713 pass" in cells and "untested" in cells
+    native = f"native (apconform {__version__})"  # each profile says who ran it
     assert view.texts("table.profile thead th")[1:] == [
-        "mock-mixed\nentry 6, sealed "
+        f"mock-mixed\n{native}\nentry 6, sealed "
         + view.texts("table.profile thead th")[1].split("sealed ")[1],
-        "model-b\nentry 7, sealed " + view.texts("table.profile thead th")[2].split("sealed ")[1],
+        f"model-b\n{native}\nentry 7, sealed "
+        + view.texts("table.profile thead th")[2].split("sealed ")[1],
     ]
     bars = view.boxes(".ci-bar")
     assert bars and all(box["width"] > 0 for box in bars)

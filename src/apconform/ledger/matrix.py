@@ -147,12 +147,13 @@ def conformance_history(ledger: Ledger, implementation: str) -> list[dict[str, A
 
 
 def latest_profiles(ledger: Ledger) -> list[dict[str, Any]]:
-    """The latest current AP-1 score report entry per model, by model name."""
+    """The latest current AP-1 score report entry per subject (the model, and for a run imported
+    from another harness such as Inspect AI, who ran it), by model name."""
     with ledger.reading() as connection:
         latest = (
             select(func.max(entries.c.seq).label("seq"))
             .where(entries.c.kind == "ap1-score-report", _current())
-            .group_by(entries.c.model)
+            .group_by(entries.c.subject)
             .subquery()
         )
         rows = connection.execute(

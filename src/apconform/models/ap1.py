@@ -1839,6 +1839,16 @@ class ScoredRun(ConfiguredBaseModel):
     ap1VersionDoi: Annotated[JsonStr, Field(pattern='^10\\.[0-9]{4,9}/[!-~]+$', max_length=256)] = Field(default=..., description="""The AP-1 version DOI.""")
     instrumentVersion: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The instrument version that started the run, when the transcript says.""")
     dimensionsClaimed: list[Ap1Dimension] = Field(default=..., description="""The dimensions the configuration claims.""")
+    origin: Annotated[Optional[RunOrigin], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Who ran the executions the report scores, read from the transcript's run-started record: the instrument itself (a native run), or the harness whose record was imported (for example Inspect AI, with its version and the model string it ran). Reports written before this member existed lack it.""")
+
+
+class RunOrigin(ConfiguredBaseModel):
+    """
+    Where a scored run's executions came from, so that a native run and an imported run of the same sealed plan are told apart wherever the report is shown.
+    """
+    runner: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256)] = Field(default=..., description="""apconform for a run the instrument executed itself; otherwise the harness the transcript was imported from, as its provenance names it (for example inspect-ai).""")
+    runnerVersion: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=256)]] = Field(default=..., description="""The runner's version: the instrument version that started a native run, the harness version of an imported one; null when the transcript does not say.""")
+    model: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=1024)]] = Field(default=..., description="""The model as the harness named it (for an Inspect run, the model string Inspect ran, such as openai-api/service/model), which can differ from the sealed model; null for a native run, which sends the sealed model.""")
 
 
 class ScoreIntegrity(ConfiguredBaseModel):

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from apconform.results.outcomes import clause_results as clause_results
     from apconform.results.outcomes import outcome_map as outcome_map
     from apconform.results.profile import DimensionFigure as DimensionFigure
+    from apconform.results.profile import origin_label as origin_label
     from apconform.results.profile import profile_figures as profile_figures
     from apconform.results.render import render_diff_text as render_diff_text
 

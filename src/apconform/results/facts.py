@@ -10,6 +10,7 @@ from typing import Any
 
 from apconform.results.kinds import ResultKind
 from apconform.results.outcomes import clause_results
+from apconform.results.profile import NATIVE_RUNNER, origin_label
 
 __all__ = ["APX_KERNEL", "result_facts"]
 
@@ -35,11 +36,21 @@ def _conformance(records: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def _ap1_subject(report: dict[str, Any]) -> str:
+    """The model; for a run imported from another harness, the model and who ran it, so a native
+    and an imported profile of one model are two subjects, each with its latest result."""
+    run = report["run"]
+    runner = (run.get("origin") or {}).get("runner")
+    if runner is None or runner == NATIVE_RUNNER:
+        return str(run["model"])
+    return f"{run['model']} via {origin_label(report)}"
+
+
 def _ap1(report: dict[str, Any]) -> dict[str, Any]:
     scorer, run = report["scorer"], report["run"]
     facts: dict[str, Any] = {
         "kind": ResultKind.AP1_SCORE_REPORT.value,
-        "subject": run["model"],
+        "subject": _ap1_subject(report),
         "implementation": {"name": scorer["name"], "version": scorer["version"]},
         "model": run["model"],
         "protocols": ["ap1"],

@@ -13,7 +13,11 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-__all__ = ["DimensionFigure", "profile_figures"]
+__all__ = ["NATIVE_RUNNER", "DimensionFigure", "origin_label", "profile_figures"]
+
+NATIVE_RUNNER = "apconform"
+"""``run.origin.runner`` of a run the instrument executed itself (the schema's RunOrigin)."""
+_HARNESS_NAMES = {"inspect-ai": "Inspect AI"}
 
 
 def _by_condition(section: str, condition: str) -> Callable[[dict[str, Any]], Any]:
@@ -97,3 +101,22 @@ def profile_figures(report: dict[str, Any]) -> list[DimensionFigure]:
         else:
             out.append(DimensionFigure(**base))
     return out
+
+
+def origin_label(report: dict[str, Any]) -> str:
+    """Who ran an AP-1 score report's executions, in words, from its ``run.origin``.
+
+    ``native (apconform 1.2.0)`` for the instrument's own run; for an imported
+    one the harness, its version and the model string it ran, such as
+    ``Inspect AI 0.3.285, model openai-api/acme/gpt-x``. A report written
+    before the origin was stated says so instead of guessing.
+    """
+    origin = (report.get("run") or {}).get("origin")
+    if not isinstance(origin, dict) or not origin.get("runner"):
+        return "origin not stated"
+    runner = str(origin["runner"])
+    version = f" {origin['runnerVersion']}" if origin.get("runnerVersion") else ""
+    if runner == NATIVE_RUNNER:
+        return f"native ({runner}{version})"
+    text = f"{_HARNESS_NAMES.get(runner, runner)}{version}"
+    return f"{text}, model {origin['model']}" if origin.get("model") else text

@@ -11,7 +11,7 @@ from decimal import Decimal
 from html import escape
 from typing import Any
 
-from apconform.results import DimensionFigure, profile_figures
+from apconform.results import DimensionFigure, origin_label, profile_figures
 from apconform.site.style import CSS, OUTCOME_LABELS
 
 __all__ = [
@@ -117,16 +117,19 @@ def profiles_section(profiles: list[tuple[dict[str, Any], dict[str, Any]]]) -> s
     for figure_map in figures:
         order.extend(d for d in figure_map if d not in order)
     head = "".join(
-        f'<th>{escape(s["model"])}<br><small>entry <a href="entries/{s["seq"]}.html">'
+        f'<th>{escape(s["model"])}<br><small class="origin">{escape(origin_label(doc))}</small>'
+        f'<br><small>entry <a href="entries/{s["seq"]}.html">'
         f"{s['seq']}</a>, sealed {escape(s.get('runDate', '?'))}</small></th>"
-        for s, _ in profiles
+        for s, doc in profiles
     )
     rows = "".join(
         f"<tr><th>{escape(d)}</th>" + "".join(_figure_cell(f.get(d)) for f in figures) + "</tr>"
         for d in order
     )
     return (
-        "<h2>AP-1 profiles</h2><p class='note'>The latest profile of each model. AP-1 gives a "
+        "<h2>AP-1 profiles</h2><p class='note'>The latest profile of each model, for each "
+        "origin (run by apconform itself, or imported from a harness such as Inspect AI, "
+        "with the model string it ran). AP-1 gives a "
         "profile, not a verdict: each rate shows its 95% Clopper-Pearson interval (the bar) "
         "and its point estimate (the mark); bars on a 0-100% scale.</p>"
         f'<div class="scroll"><table class="profile"><thead><tr><th>Dimension</th>{head}</tr>'

@@ -14,15 +14,14 @@ planned cell is there, else ``run-stopped`` saying how many are missing.
 
 from __future__ import annotations
 
-import hashlib
 import os
-import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from apconform.ap1.inspect.context import METADATA_KEY, STORE_KEY, TASK_NAME, sealed_context
+from apconform.ap1.inspect.logfile import LOG_UNREADABLE, private_copy
 from apconform.ap1.inspect.record import (
     NOT_RECORDED,
     SOURCE,
@@ -42,11 +41,6 @@ INSPECT_MISSING = define_code(
     "AP1-INSPECT-MISSING",
     "Inspect AI is not installed",
     "Install the optional extra: pip install 'apconform[inspect]'.",
-)
-LOG_UNREADABLE = define_code(
-    "AP1-INSPECT-LOG",
-    "The Inspect log cannot be read",
-    "Give the path of a log file (.eval or .json) written by `inspect eval apconform/ap1`.",
 )
 OTHER_TASK = define_code(
     "AP1-INSPECT-TASK",
@@ -74,10 +68,10 @@ TRANSCRIPT_EXISTS = define_code(
     "with that directory, and import its log there.",
 )
 
-_MAX_LOG_BYTES = 4 * 1024 * 1024 * 1024
 _RUN_NOT_RECORDED = (
-    "the sealed endpoint URL and transport policy did not govern the requests: Inspect sent "
-    "them to the model it was given, with its own retries, timeouts and concurrency",
+    "the sealed endpoint URL did not govern the requests: Inspect sent them to the model it "
+    "was given, with its own concurrency (the sealed attempts, backoff and attempt timeout did "
+    "govern them)",
     *NOT_RECORDED,
 )
 
@@ -96,29 +90,7 @@ class ImportResult:
     log_sha256: str = ""
 
 
-def _log_digest(path: Path) -> str:
-    """Refuse anything but a regular file within the size bound; return its SHA-256."""
-    try:
-        info = os.lstat(path)
-    except FileNotFoundError:
-        raise ApconformError(LOG_UNREADABLE, f"{path} does not exist") from None
-    except OSError as exc:
-        raise ApconformError(LOG_UNREADABLE, f"{path} cannot be read: {exc}") from None
-    if not stat.S_ISREG(info.st_mode):
-        kind = "a symbolic link" if stat.S_ISLNK(info.st_mode) else "not a regular file"
-        raise ApconformError(LOG_UNREADABLE, f"{path} is {kind}; give the log file itself")
-    if info.st_size > _MAX_LOG_BYTES:
-        raise ApconformError(
-            LOG_UNREADABLE, f"{path} is {info.st_size} bytes; the limit is {_MAX_LOG_BYTES}"
-        )
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
-def _read(path: Path) -> Any:
+def _read(path: Path, name: Path) -> Any:
     try:
         from inspect_ai.log import read_eval_log
     except ImportError:
@@ -131,7 +103,7 @@ def _read(path: Path) -> Any:
         detail = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
         raise ApconformError(
             LOG_UNREADABLE,
-            f"{path} is not an Inspect log Inspect can read ({type(exc).__name__}: {detail})"[:600],
+            f"{name} is not an Inspect log Inspect can read ({type(exc).__name__}: {detail})"[:600],
         ) from None
 
 
@@ -193,15 +165,24 @@ def _concurrency(log: Any) -> tuple[str, list[str]]:
     ]
 
 
-def _secrets(context: Any) -> list[str]:
-    name = context.run.inputs.config.model.endpoint.apiKeyEnv
-    value = os.environ.get(name, "") if name else ""
-    return [value] if value.strip() else []
+def _key_names(model: str) -> list[str]:
+    """The environment variables Inspect reads the model's key from (``<PROVIDER>_API_KEY``, or
+    ``<SERVICE>_API_KEY`` for ``openai-api/<service>/...``), so an endpoint echoing that key back
+    has it masked in the transcript like the sealed one."""
+    parts = model.split("/")
+    name = parts[1] if parts[0] == "openai-api" and len(parts) > 2 else parts[0]
+    return [f"{name.upper().replace('-', '_')}_API_KEY"] if name else []
+
+
+def _secrets(context: Any, model: str) -> list[str]:
+    names = [context.run.inputs.config.model.endpoint.apiKeyEnv, *_key_names(model)]
+    values = [os.environ.get(name, "") for name in names if name]
+    return [value for value in values if value.strip()]
 
 
 def _records(log: Any, context: Any, digest: str) -> list[dict[str, Any]]:
     order = {cell.key: position for position, cell in enumerate(context.cells)}
-    masker = Masker(_secrets(context))
+    masker = Masker(_secrets(context, str(log.eval.model or "")))
     records: dict[str, dict[str, Any]] = {}
     for sample in log.samples or []:
         try:
@@ -227,9 +208,10 @@ def import_inspect_log(log_path: Path, run_dir: Path) -> ImportResult:
     transcript = run_dir / TRANSCRIPT_FILE
     if transcript.exists() or transcript.is_symlink():
         raise ApconformError(TRANSCRIPT_EXISTS, f"{transcript} exists; this run was already run")
-    digest = _log_digest(log_path)
-    context = sealed_context(run_dir)
-    log = _read(log_path)
+    with private_copy(log_path) as copy:
+        digest = copy.sha256
+        context = sealed_context(run_dir)
+        log = _read(copy.path, log_path)
     metadata = _task_metadata(log, log_path)
     if metadata.get("sealHash") != context.seal_hash:
         raise ApconformError(

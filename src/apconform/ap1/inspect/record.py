@@ -1,36 +1,40 @@
 """One Inspect sample as an AP-1 execution record, checked against the sealed plan on the way.
 
 The record has the native record's members, filled from what Inspect
-recorded: each model event is a round (the provider request and response
-objects as Inspect recorded them, written as RFC 8785 text), the tool calls
-and returns are the ones the task's loop executed (kept in the sample's
-store), and ``provenance`` says what Inspect does not record and which members
-were derived. Everything is checked first: the sample must belong to the
-sealed plan, open with the messages the instrument renders, and its tool
-returns must be what the instrument's calculator returns for the recorded
-argument text; a sample that fails a check is refused, never repaired.
+recorded and what the task's loop kept in the sample's store: the rounds
+pair each attempt the loop made with its model event (``rounds``), the tool
+calls and returns are the ones the loop executed, and ``provenance`` says
+what Inspect does not record and which members were derived. Everything is
+checked first: the sample must belong to the sealed plan, open with the
+messages the instrument renders, its attempts must be the model events
+Inspect recorded, and its tool returns must be what the instrument's
+calculator returns for the recorded argument text; a sample that fails a
+check is refused, never repaired.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from decimal import Decimal
 from typing import Any
 
 from apconform.ap1.inputs.items import delivered_context
 from apconform.ap1.inputs.plan import Cell
 from apconform.ap1.inspect.context import SealedContext
-from apconform.ap1.inspect.sampling import recorded_sampling
+from apconform.ap1.inspect.rounds import (
+    EPOCH,
+    Round,
+    SampleRefused,
+    output_message,
+    pair_rounds,
+    seconds,
+    stamp,
+)
 from apconform.ap1.inspect.toolcalls import INSPECT_PARSED, raw_arguments
 from apconform.ap1.masking import Masker
-from apconform.ap1.run.shapes import CHAT, classify_shape, echoed_sampling, read_chat_message
+from apconform.ap1.run.shapes import CHAT, classify_shape, read_chat_message
 from apconform.ap1.run.toolcall import run_tool_call
-from apconform.ap1.run.wire import parse_body
-from apconform.core.canonical import canonical_text, sha256_bytes, sha256_hex
-from apconform.core.errors import ApconformError
+from apconform.core.canonical import sha256_hex
 
 __all__ = ["NOT_RECORDED", "SOURCE", "InspectSample", "SampleRefused", "execution_record"]
 
@@ -40,15 +44,9 @@ NOT_RECORDED = (
     "Inspect recorded, so bodySha256 is the hash of their RFC 8785 text, not of the bytes "
     "on the wire",
     "request and response headers",
-    "each attempt of a retried round: Inspect records one model event per round with its "
-    "number of retries",
-    "the argument text of a tool call when the provider returns the arguments already parsed",
+    "the argument text of a tool call when the provider returns the arguments already parsed, "
+    "or when Inspect kept no provider response for the round",
 )
-_URL = re.compile(r"^https?://[!-.0-~]+(/[!-~]*)?$")
-
-
-class SampleRefused(ValueError):
-    """The sample cannot become a record of this sealed run; the message says why."""
 
 
 @dataclass(frozen=True)
@@ -58,9 +56,9 @@ class InspectSample:
     metadata: Mapping[str, Any]
     """The sample's apconform metadata (cell key, condition, item, repeat, void, seal)."""
     store: Mapping[str, Any] | None
-    """The task loop's record of the sample (rounds, stop reason, tool calls)."""
+    """The task loop's record of the sample (rounds, attempts, stop reason, tool calls)."""
     model_events: list[dict[str, Any]]
-    """Every model event of the sample, in order, as JSON."""
+    """Every model event of the sample, in order, as JSON with attachments resolved."""
     tool_returns: dict[str, str]
     """Tool message content by tool call id, from the sample's messages."""
     source_record: str
@@ -72,33 +70,6 @@ class InspectSample:
     started_at: str | None = None
     total_time: float | None = None
     notes: list[str] = field(default_factory=list)
-
-
-def _timestamp(value: Any) -> str | None:
-    if not isinstance(value, str) or not value:
-        return None
-    try:
-        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    if moment.tzinfo is None:
-        return None
-    text = moment.astimezone(UTC).isoformat(timespec="microseconds")
-    return text.replace("+00:00", "Z")
-
-
-def _seconds(value: Any) -> str:
-    if not isinstance(value, int | float) or value != value or value < 0:
-        return "0"
-    return str(Decimal(round(value * 1000)).scaleb(-3))
-
-
-def _between(start: Any, end: Any) -> float | None:
-    a, b = _timestamp(start), _timestamp(end)
-    if a is None or b is None:
-        return None
-    moment = datetime.fromisoformat
-    return (moment(b.replace("Z", "+00:00")) - moment(a.replace("Z", "+00:00"))).total_seconds()
 
 
 def _text(content: Any) -> str:
@@ -113,22 +84,13 @@ def _text(content: Any) -> str:
     return ""
 
 
-def _output_message(event: Mapping[str, Any]) -> dict[str, Any]:
-    try:
-        message = event["output"]["choices"][0]["message"]
-    except (KeyError, IndexError, TypeError):
-        return {}
-    return message if isinstance(message, dict) else {}
-
-
-def _parsed(value: Any, what: str) -> tuple[str, Any]:
-    """The RFC 8785 text of a recorded object, and that text parsed with Decimal numbers."""
-    try:
-        text = canonical_text(value)
-        return text, parse_body(text.encode("utf-8"))
-    except (ApconformError, ValueError) as exc:
-        reason = exc.message if isinstance(exc, ApconformError) else str(exc)
-        raise SampleRefused(f"{what} cannot be written as RFC 8785 text ({reason})") from None
+def _answered_body(answered: Round) -> Any:
+    """The answered response the argument text is read from: as it arrived when kept, else as
+    Inspect recorded it."""
+    if answered.body is not None:
+        return answered.body
+    call = answered.answer.get("call") if answered.answer is not None else None
+    return call.get("response") if isinstance(call, dict) else None
 
 
 @dataclass
@@ -155,83 +117,22 @@ class _Builder:
                 f"cell {self.cell.key} (the log was made from other inputs)"
             )
 
-    def round(self, number: int, event: Mapping[str, Any], view: Any) -> tuple[dict[str, Any], Any]:
-        call = event.get("call") if isinstance(event.get("call"), dict) else None
-        if call is not None and isinstance(call.get("request"), dict):
-            request_obj: Any = call["request"]
+    def final_text(self, number: int, answered: Round) -> str | None:
+        assert answered.answer is not None
+        if answered.body is not None and classify_shape(answered.body)[0] == CHAT:
+            text = read_chat_message(answered.body).text
         else:
-            request_obj = {k: event.get(k) for k in ("input", "tools", "tool_choice", "config")}
-            self.derived.append(
-                f"rounds[{number - 1}].request.bodyText: Inspect recorded no provider request; "
-                "this is the model event's input, tools, tool choice and configuration"
-            )
-        request_text, request_body = _parsed(
-            request_obj, f"{self.sample.source_record}: round {number}: the recorded request"
-        )
-        started = _timestamp(event.get("timestamp")) or _timestamp(self.sample.started_at)
-        elapsed = _between(event.get("timestamp"), event.get("completed"))
-        ids = [r for r in event.get("request_ids") or [] if isinstance(r, dict)]
-        status = ids[-1].get("status") if ids else None
-        attempt: dict[str, Any] = {
-            "attempt": str(int(event.get("retries") or 0) + 1),
-            "startedAt": started or "1970-01-01T00:00:00.000000Z",
-            "elapsedSeconds": _seconds(
-                elapsed if elapsed is not None else event.get("working_time")
-            ),
-            "outcome": "ok",
-        }
-        if isinstance(status, int) and status > 0:
-            attempt["httpStatus"] = str(status)
-        if event.get("error"):
-            attempt["outcome"] = "transport-error"
-            attempt["error"] = self.masker(str(event["error"]))[:2000]
-        url = self.sample.base_url if _URL.match(self.sample.base_url or "") else None
-        out: dict[str, Any] = {
-            "round": str(number),
-            "request": {
-                "url": url,
-                "headers": [],
-                "bodyText": self.masker(request_text),
-                "bodySha256": sha256_bytes(request_text.encode("utf-8")),
-                "samplingAsSent": recorded_sampling(view, request_body, self.sample.model or "?"),
-            },
-            "attempts": [attempt],
-        }
-        body = None
-        if call is not None and isinstance(call.get("response"), dict):
-            response_text, body = _parsed(
-                call["response"], f"round {number}: the recorded response"
-            )
-            masked = self.masker(response_text)
-            shape, detail = classify_shape(body)
-            response: dict[str, Any] = {
-                "httpStatus": str(status) if isinstance(status, int) and status > 0 else None,
-                "bodyText": masked,
-                "bodySha256": sha256_bytes(response_text.encode("utf-8")),
-                "masked": masked != response_text,
-                "shape": shape,
-                "samplingEchoed": echoed_sampling(body),
-            }
-            if detail is not None:
-                response["shapeDetail"] = detail
-            out["response"] = response
-        return out, body
-
-    def final_text(self, number: int, event: Mapping[str, Any], body: Any) -> str | None:
-        if body is not None and classify_shape(body)[0] == CHAT:
-            text = read_chat_message(body).text
-        else:
-            message = _output_message(event)
+            message = output_message(answered.answer)
             text = _text(message.get("content"))
             if not text and message.get("tool_calls"):
                 text = None
             self.derived.append(
-                f"finalText (round {number}): the text of the message Inspect parsed; the "
-                "response Inspect recorded is not a chat completion"
+                f"finalText (round {number}): the text of the message Inspect parsed; Inspect "
+                "kept no chat completion for the round"
             )
         return None if text is None else self.masker(text)
 
-    def tool_calls(self, events: list[dict[str, Any]], store: Mapping[str, Any]) -> list[Any]:
+    def tool_calls(self, rounds: list[Round], store: Mapping[str, Any]) -> list[Any]:
         entries = store.get("toolCalls")
         if not isinstance(entries, list):
             raise self.refuse("the task's record of its tool calls is missing")
@@ -241,22 +142,23 @@ class _Builder:
             if not isinstance(entry, dict):
                 raise self.refuse(f"tool call {position} of the task's record is not an object")
             number = int(entry.get("round", "0"))
-            if not 1 <= number <= len(events):
+            answered = rounds[number - 1] if 1 <= number <= len(rounds) else None
+            if answered is None or answered.answer is None:
                 raise self.refuse(
-                    f"tool call {position} names round {number}, which is not recorded"
+                    f"tool call {position} names round {number}, which has no recorded answer"
                 )
-            event = events[number - 1]
             made = [
-                c for c in _output_message(event).get("tool_calls") or [] if isinstance(c, dict)
+                c
+                for c in output_message(answered.answer).get("tool_calls") or []
+                if isinstance(c, dict)
             ]
             index = int(entry.get("index", "-1"))
             if not 0 <= index < len(made) or made[index].get("id") != entry.get("id"):
                 raise self.refuse(
                     f"tool call {position} is not the call the model made in round {number}"
                 )
-            call = event.get("call") if isinstance(event.get("call"), dict) else {}
             pairs = [(str(c.get("id")), c.get("arguments") or {}) for c in made]
-            text, source = raw_arguments((call or {}).get("response"), pairs)[index]
+            text, source = raw_arguments(_answered_body(answered), pairs)[index]
             if text != entry.get("argumentsRaw") or made[index].get("function") != entry.get(
                 "name"
             ):
@@ -267,8 +169,7 @@ class _Builder:
             if source == INSPECT_PARSED:
                 self.derived.append(
                     f"toolCalls[{position}].argumentsRaw: the arguments Inspect parsed, as "
-                    "RFC 8785 "
-                    "text (the provider's response Inspect recorded holds no argument text)"
+                    "RFC 8785 text (Inspect kept no provider response holding the argument text)"
                 )
             returned = entry.get("returnRaw")
             if returned is None:
@@ -303,19 +204,22 @@ class _Builder:
                     "outcome": str(entry.get("outcome")),
                 }
             )
-        return calls + self.unrecorded_calls(events, calls)
+        return calls + self.unrecorded_calls(rounds, calls)
 
-    def unrecorded_calls(self, events: list[dict[str, Any]], calls: list[Any]) -> list[Any]:
+    def unrecorded_calls(self, rounds: list[Round], calls: list[Any]) -> list[Any]:
         """Calls the model made that the loop never reached (Inspect stopped the sample first)."""
         seen = {(c["round"], c["index"]) for c in calls}
         out = []
-        for number, event in enumerate(events, start=1):
+        for number, answered in enumerate(rounds, start=1):
+            if answered.answer is None:
+                continue
             made = [
-                c for c in _output_message(event).get("tool_calls") or [] if isinstance(c, dict)
+                c
+                for c in output_message(answered.answer).get("tool_calls") or []
+                if isinstance(c, dict)
             ]
-            call = event.get("call") if isinstance(event.get("call"), dict) else {}
             pairs = [(str(c.get("id")), c.get("arguments") or {}) for c in made]
-            texts = raw_arguments((call or {}).get("response"), pairs)
+            texts = raw_arguments(_answered_body(answered), pairs)
             for index, (made_call, (text, _)) in enumerate(zip(made, texts, strict=True)):
                 if (str(number), str(index)) in seen:
                     continue
@@ -369,8 +273,10 @@ def execution_record(
     inputs = context.run.inputs
     item = inputs.items[cell.item_id]
     view = inputs.config.condition(cell.condition)
-    started = _timestamp(sample.started_at)
     events = sample.model_events
+    started = (
+        stamp(sample.started_at) or (stamp(events[0].get("timestamp")) if events else None) or EPOCH
+    )
     record: dict[str, Any] = {
         "cellKey": cell.key,
         "condition": cell.condition,
@@ -379,10 +285,8 @@ def execution_record(
         "status": "EXECUTED",
         "statusReason": None,
         "stopReason": "final-answer",
-        "startedAt": started
-        or (_timestamp(events[0].get("timestamp")) if events else None)
-        or "1970-01-01T00:00:00.000000Z",
-        "elapsedSeconds": _seconds(sample.total_time),
+        "startedAt": started,
+        "elapsedSeconds": seconds(sample.total_time),
         "deliveredContextSha256": sha256_hex(delivered_context(inputs.fixture, item)),
         "rounds": [],
         "toolCalls": [],
@@ -408,25 +312,40 @@ def execution_record(
     else:
         if events:
             builder.opening(events[0])
-        for number, event in enumerate(events, start=1):
+        rounds, derived = pair_rounds(
+            store,
+            events,
+            view=view,
+            where=sample.source_record,
+            masker=builder.masker,
+            model=sample.model or "?",
+            base_url=sample.base_url,
+            started=started,
+            ended_early=sample.error is not None or sample.limit is not None,
+        )
+        builder.derived.extend(derived)
+        for event in events:
             tools = [t.get("name") for t in event.get("tools") or [] if isinstance(t, dict)]
             if view.tool["name"] not in tools:
                 record["evidenceInputs"]["toolsOffered"] = False
-            round_, body = builder.round(number, event, view)
-            record["rounds"].append(round_)
-            if not event.get("error"):
-                record["finalText"] = builder.final_text(number, event, body)
-        record["toolCalls"] = builder.tool_calls(events, store)
+        for number, answered in enumerate(rounds, start=1):
+            record["rounds"].append(answered.record)
+            if answered.answer is not None:
+                record["finalText"] = builder.final_text(number, answered)
+        record["toolCalls"] = builder.tool_calls(rounds, store)
         unapplied = store.get("unapplied")
         for name, why in (unapplied if isinstance(unapplied, dict) else {}).items():
             builder.derived.append(
                 f"samplingAsSent {name}: sealed as sent, but the task could not hand it to "
                 f"Inspect ({why})"
             )
+        transport = store.get("transport")
+        for note in transport if isinstance(transport, list) else []:
+            builder.derived.append(f"transport: {note}")
         record["stopReason"] = str(store.get("stopReason") or "final-answer")
-        _ending(record, sample, events, store)
+        _ending(record, sample, rounds, store, builder.masker)
     record["evidenceInputs"]["roundsRecorded"] = str(len(record["rounds"]))
-    if record["startedAt"] == "1970-01-01T00:00:00.000000Z" and not cell.void:
+    if record["startedAt"] == EPOCH and not cell.void:
         builder.derived.append("startedAt: Inspect recorded no start time for the sample")
     if builder.derived or not cell.void:
         builder.derived.insert(
@@ -447,20 +366,30 @@ def execution_record(
     return record
 
 
+_STOPPED = {"UNMEASURED": "transport-exhausted", "UNOBSERVABLE": "unreadable-response"}
+
+
 def _ending(
     record: dict[str, Any],
     sample: InspectSample,
-    events: list[dict[str, Any]],
+    rounds: list[Round],
     store: Mapping[str, Any],
+    masker: Masker,
 ) -> None:
-    """The status of a sample Inspect ended early (error or limit); else check the round count."""
-    failed = next((e for e in reversed(events) if e.get("error")), None)
+    """The status the loop ended on, or the one of a sample Inspect ended early (error, limit)."""
+    status = store.get("status")
+    if status in _STOPPED and store.get("stopReason") == _STOPPED[status]:
+        record.update(status=status, statusReason=masker(str(store.get("statusReason")))[:2000])
+        if status == "UNOBSERVABLE":
+            record["evidenceInputs"]["allRoundsReadable"] = False
+        return
     if sample.error is not None:
         first = sample.error.strip().splitlines()[0] if sample.error.strip() else "an error"
+        failed = bool(rounds) and rounds[-1].answer is None
         record.update(
             status="UNMEASURED",
-            statusReason=f"Inspect ended the sample with an error: {first}"[:2000],
-            stopReason="transport-exhausted" if failed is not None or not events else "interrupted",
+            statusReason=masker(f"Inspect ended the sample with an error: {first}")[:2000],
+            stopReason="transport-exhausted" if failed or not rounds else "interrupted",
         )
         return
     if sample.limit is not None:
@@ -470,15 +399,8 @@ def _ending(
             stopReason="interrupted",
         )
         return
-    if failed is not None:
-        record.update(
-            status="UNMEASURED",
-            statusReason=f"round {len(events)}: {failed.get('error')}"[:2000],
-            stopReason="transport-exhausted",
-        )
-        return
-    if int(store.get("rounds") or 0) != len(events):
+    if int(store.get("rounds") or 0) != len(rounds):
         raise SampleRefused(
             f"{sample.source_record}: the task's loop records {store.get('rounds')} round(s) but "
-            f"Inspect recorded {len(events)} model call(s)"
+            f"{len(rounds)} were paired with Inspect's model calls"
         )

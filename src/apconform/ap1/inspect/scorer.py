@@ -4,8 +4,9 @@ A convenience view, not the measurement: it builds the sample's execution
 record the way the import does and scores it with the instrument's scorer
 (``score_execution``), putting the figure outcome, D1 accuracy, D7.1, D7.2(a),
 D7.2(b) and D7.3 in the score's value and the whole per-execution score in its
-metadata. The profile, with n, bounds and evidence classes over the run, comes
-only from ``apconform ap1 import inspect`` and then ``apconform ap1 score``.
+metadata, from which the ``ap1_rates`` metric counts the run's rates for the
+eval summary. The profile, with bounds and evidence classes over the run,
+comes only from ``apconform ap1 import inspect`` and then ``apconform ap1 score``.
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ from inspect_ai.model import ChatMessageTool
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
+from apconform.ap1.inspect.attachments import resolve
 from apconform.ap1.inspect.context import METADATA_KEY, STORE_KEY, sealed_context
+from apconform.ap1.inspect.metrics import EXECUTION_SCORE, ap1_rates
 from apconform.ap1.inspect.record import InspectSample, SampleRefused, execution_record
 from apconform.ap1.scoring.api import score_execution
 
@@ -56,13 +59,18 @@ def _returns(state: TaskState) -> dict[str, str]:
     }
 
 
-@scorer(metrics=[], name="ap1_score")
+@scorer(metrics=[ap1_rates()], name="ap1_score")
 def ap1_score(run_dir: str) -> Scorer:
     """The per-execution AP-1 score of each sample (see the module docstring)."""
 
     async def score(state: TaskState, target: Target) -> Score:
         context = sealed_context(run_dir)
-        events = [e.model_dump(mode="json") for e in transcript().events if e.event == "model"]
+        live = transcript()
+        events = [
+            resolve(e.model_dump(mode="json"), live.attachments)
+            for e in live.events
+            if e.event == "model"
+        ]
         sample = InspectSample(
             metadata=state.metadata.get(METADATA_KEY) or {},
             store=state.store.get(STORE_KEY),
@@ -82,7 +90,7 @@ def ap1_score(run_dir: str) -> Scorer:
             value=headline,
             answer=record["finalText"],
             explanation="; ".join(f"{k}: {v}" for k, v in headline.items() if v is not None),
-            metadata={"ap1ExecutionScore": result},
+            metadata={EXECUTION_SCORE: result},
         )
 
     return score

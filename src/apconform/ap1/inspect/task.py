@@ -7,19 +7,24 @@ Each sample carries the delivered context and question exactly as the
 instrument renders them (system message when the condition has one, then the
 user message); VOID cells are samples too, for which nothing is sent. The task
 only reads the run directory: the transcript is written later, by
-``apconform ap1 import inspect``.
+``apconform ap1 import inspect``. A missing ``run_dir`` or a seal that does not
+verify is refused with a coded error (:class:`TaskRefused`), which Inspect's
+command line prints without a traceback.
 """
 
 from __future__ import annotations
 
-from inspect_ai import Task, task
+from inspect_ai import Epochs, Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.log import HeadlineMetric
 from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser
 
 from apconform.ap1.inputs.plan import Cell
 from apconform.ap1.inspect.context import METADATA_KEY, SealedContext, sealed_context
+from apconform.ap1.inspect.refused import RUN_DIR_MISSING, TaskRefused
 from apconform.ap1.inspect.scorer import ap1_score
 from apconform.ap1.inspect.solver import ap1_tool_loop
+from apconform.core.errors import ApconformError
 
 __all__ = ["ap1"]
 
@@ -48,9 +53,16 @@ def _sample(context: SealedContext, cell: Cell) -> Sample:
 
 
 @task(name="ap1")
-def ap1(run_dir: str) -> Task:
+def ap1(run_dir: str | None = None) -> Task:
     """AP-1 over the sealed run in ``run_dir`` (refused unless its seal verifies)."""
-    context = sealed_context(run_dir)
+    try:
+        if not run_dir:
+            raise ApconformError(
+                RUN_DIR_MISSING, "no run directory was given (-T run_dir=RUN is required)"
+            )
+        context = sealed_context(run_dir)
+    except ApconformError as exc:
+        raise TaskRefused(exc) from None
     return Task(
         dataset=MemoryDataset(
             [_sample(context, cell) for cell in context.cells],
@@ -58,6 +70,7 @@ def ap1(run_dir: str) -> Task:
         ),
         solver=ap1_tool_loop(run_dir=run_dir),
         scorer=ap1_score(run_dir=run_dir),
-        epochs=1,
+        epochs=Epochs(1, "mode"),  # the value is verdict text: never averaged as numbers
         metadata={METADATA_KEY: context.task_metadata()},
+        headline_metric=HeadlineMetric(scorer="ap1_score", metric="D1 correct"),
     )

@@ -1,9 +1,11 @@
-"""The argument text of a model's tool call, from what Inspect recorded of the provider's response.
+"""The argument text of a model's tool call, from the provider's response.
 
 AP-1 keeps a call's arguments as the model wrote them, because the operands
 are read from that text. Inspect parses the arguments into a mapping; the
-provider's own text survives only in the response Inspect recorded, and only
-for providers whose responses carry text (chat completions do).
+provider's own text survives in the response as it arrived (which the task
+keeps for providers it can listen on) and in the response object Inspect
+recorded (when it kept one), and only for providers whose responses carry
+text (chat completions do).
 """
 
 from __future__ import annotations
@@ -21,10 +23,10 @@ INSPECT_PARSED = "inspect-parsed"
 def raw_arguments(response: Any, calls: list[tuple[str, Any]]) -> list[tuple[str, str]]:
     """(argument text, where it came from) for each (call id, parsed arguments) of a round.
 
-    The text is the provider's own argument string when the response Inspect
-    recorded is a chat completion carrying the same call ids; otherwise it is
-    the RFC 8785 text of the arguments Inspect parsed (the provider returned
-    no raw text, or Inspect recorded no response).
+    The text is the provider's own argument string when ``response`` is a chat
+    completion carrying the same call ids; otherwise it is the RFC 8785 text of
+    the arguments Inspect parsed (the provider returned no raw text, or no
+    response was kept).
     """
     recorded: dict[str, str] = {}
     try:

@@ -77,6 +77,47 @@ def _digest(*parts: object) -> str:
     return hashlib.sha256("\x1f".join(str(p) for p in parts).encode("utf-8")).hexdigest()
 
 
+def _arguments(value: Any) -> Any:
+    """Tool-call arguments as the value they spell (unparseable text stays the text it is)."""
+    if not isinstance(value, str):
+        return value
+    try:
+        return json.loads(value, parse_float=Decimal)
+    except (ValueError, RecursionError):
+        return value
+
+
+def _said(message: Any) -> Any:
+    """What a message of the conversation says, whatever JSON spelling the client chose.
+
+    Clients write an assistant's tool calls, and the tool results, back in
+    their own spelling (content null or "", arguments re-serialised with other
+    spacing, members in another order); the server keys its later rounds on
+    what was said, so the same conversation gets the same behaviour from every
+    client. Other messages are kept as sent.
+    """
+    if not isinstance(message, dict):
+        return message
+    role = message.get("role")
+    if role == "assistant" and message.get("tool_calls"):
+        calls = []
+        for item in message.get("tool_calls") or []:
+            call: dict[str, Any] = item if isinstance(item, dict) else {}
+            found = call.get("function")
+            function: dict[str, Any] = found if isinstance(found, dict) else {}
+            calls.append(
+                [call.get("id"), function.get("name"), _arguments(function.get("arguments"))]
+            )
+        return {"role": role, "content": message.get("content") or "", "toolCalls": calls}
+    if role == "tool":
+        return {
+            "role": role,
+            "toolCallId": message.get("tool_call_id"),
+            "content": message.get("content") or "",
+        }
+    return message
+
+
 def _weighted(rng: random.Random, table: tuple[tuple[Any, int], ...]) -> Any:
     return rng.choices([v for v, _ in table], weights=[w for _, w in table])[0]
 
@@ -168,7 +209,7 @@ class MockEndpoint:
             )
         messages = body["messages"]
         first_round = not any(m.get("role") == "tool" for m in messages if isinstance(m, dict))
-        key = _digest(model, dump(messages))
+        key = _digest(model, dump([_said(m) for m in messages]))
         persona, occurrence = self._persona(str(model)[5:], messages, key, first_round)
         fault = self._fault(persona, key, occurrence)
         if fault is not None:

@@ -20,8 +20,8 @@ from apconform.ap1.clock import elapsed_text, utc_now
 from apconform.ap1.masking import MASK, Masker
 from apconform.ap1.run.ratelimit import RateLimiter
 from apconform.ap1.run.retry import RETRYABLE, RetryPolicy, backoff_wait, retry_after_seconds
-from apconform.ap1.run.shapes import classify_shape, echoed_sampling
-from apconform.ap1.run.wire import RESPONSE_LIMITS, parse_body
+from apconform.ap1.run.shapes import response_record
+from apconform.ap1.run.wire import RESPONSE_LIMITS, not_json, parse_body
 from apconform.core.canonical import sha256_bytes
 from apconform.core.errors import ApconformError
 
@@ -183,12 +183,7 @@ class Endpoint:
             except (ApconformError, ValueError) as exc:
                 body = None
                 if status == 200:
-                    message = exc.message if isinstance(exc, ApconformError) else str(exc)
-                    return (
-                        "malformed-body",
-                        None,
-                        f"HTTP 200 with a body that is not JSON ({message})",
-                    )
+                    return "malformed-body", None, not_json(status, exc)
         elif status == 200:
             return "malformed-body", None, f"the body exceeds {RESPONSE_LIMITS.max_bytes} bytes"
         if status == 200:
@@ -202,19 +197,7 @@ class Endpoint:
 
     def _response_record(self, status: int, raw: bytes | None, body: Any) -> dict[str, Any]:
         text = (raw or b"").decode("utf-8", "replace")
-        masked = self.mask(text)
-        shape, detail = classify_shape(body) if body is not None else ("unrecognised", "not JSON")
-        record: dict[str, Any] = {
-            "httpStatus": str(status),
-            "bodyText": masked,
-            "bodySha256": sha256_bytes(raw or b""),
-            "masked": masked != text,
-            "shape": shape,
-            "samplingEchoed": echoed_sampling(body),
-        }
-        if detail is not None:
-            record["shapeDetail"] = detail
-        return record
+        return response_record(str(status), text, sha256_bytes(raw or b""), body, self.mask)
 
 
 def _read_limited(response: requests.Response) -> bytes | None:

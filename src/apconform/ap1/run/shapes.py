@@ -7,13 +7,21 @@ scored as an answer or as a missing tool call.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from apconform.ap1.inputs.config import SAMPLING_PARAMETERS
 from apconform.ap1.run.wire import dump
 
-__all__ = ["CHAT", "ChatMessage", "classify_shape", "echoed_sampling", "read_chat_message"]
+__all__ = [
+    "CHAT",
+    "ChatMessage",
+    "classify_shape",
+    "echoed_sampling",
+    "read_chat_message",
+    "response_record",
+]
 
 CHAT = "openai-chat-completion"
 
@@ -51,6 +59,26 @@ def echoed_sampling(body: Any) -> list[dict[str, str]]:
         return []
     names = ("tool_choice", *SAMPLING_PARAMETERS)
     return [{"name": n, "valueJson": dump(body[n])} for n in names if n in body]
+
+
+def response_record(
+    status: str | None, text: str, digest: str, body: Any, mask: Callable[[str], str]
+) -> dict[str, Any]:
+    """The record of a response as received: its text (masked), the digest of its bytes, its
+    shape and the sampling it echoes (``body`` is the text parsed, or None when it is not JSON)."""
+    masked = mask(text)
+    shape, detail = classify_shape(body) if body is not None else ("unrecognised", "not JSON")
+    record: dict[str, Any] = {
+        "httpStatus": status,
+        "bodyText": masked,
+        "bodySha256": digest,
+        "masked": masked != text,
+        "shape": shape,
+        "samplingEchoed": echoed_sampling(body),
+    }
+    if detail is not None:
+        record["shapeDetail"] = detail
+    return record
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from typing import Any
 
 from apconform.core.jsonload import Limits, loads
 
-__all__ = ["RESPONSE_LIMITS", "Raw", "dump", "parse_body"]
+__all__ = ["RESPONSE_LIMITS", "Raw", "dump", "not_json", "parse_body"]
 
 RESPONSE_LIMITS = Limits(max_bytes=8 * 1024 * 1024, max_depth=64, max_nodes=500_000)
 
@@ -74,3 +74,9 @@ def parse_body(data: bytes) -> Any:
     """Parse a response body within bounds; numbers become Decimal (int stays int)."""
     loads(data, limits=RESPONSE_LIMITS, source="response body")  # bounds, duplicates, NaN
     return json.loads(data.decode("utf-8"), parse_float=Decimal)
+
+
+def not_json(status: int, exc: Exception) -> str:
+    """The error text of an attempt answered with a body that :func:`parse_body` refused."""
+    message = getattr(exc, "message", None) or str(exc)
+    return f"HTTP {status} with a body that is not JSON ({message})"

@@ -34,6 +34,7 @@ from apconform.ap1.scoring.report.sections import (
 )
 from apconform.ap1.scoring.report.summary import dimension_cells, limitations, unmeasured_dimensions
 from apconform.ap1.scoring.tally import CellTally
+from apconform.ap1.transcript.origin import run_origin
 from apconform.core.canonical import normalize_newlines, sha256_hex
 from apconform.core.spooled import plain_rows
 
@@ -188,7 +189,7 @@ def _integrity(facts: RunFacts, inputs: ScoringInputs) -> dict[str, Any]:
 def _run(facts: RunFacts, inputs: ScoringInputs) -> dict[str, Any]:
     config = inputs.inputs.config.model
     started = facts.run_started or {}
-    return {
+    run = {
         "sealHash": facts.seal["sealHash"] if facts.seal is not None else None,
         "endpointUrl": config.endpoint.url,
         "model": config.endpoint.model,
@@ -197,6 +198,9 @@ def _run(facts: RunFacts, inputs: ScoringInputs) -> dict[str, Any]:
         "instrumentVersion": started.get("instrumentVersion"),
         "dimensionsClaimed": list(inputs.claimed),
     }
+    if facts.run_started:  # a transcript without run-started does not say who ran it
+        run["origin"] = run_origin(facts.run_started)
+    return run
 
 
 def build_report(acc: Accumulator, inputs: ScoringInputs, facts: RunFacts) -> dict[str, Any]:
