@@ -50,6 +50,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "apconform.commands",
         "apconform.demo",
         "apconform.ap1.cli",
+        "apconform.ap1.adjudication_web",
         "apconform.ap1.demo",
         "apconform.apx.cli",
         "apconform.apx.demo",

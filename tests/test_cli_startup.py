@@ -130,6 +130,7 @@ _AP1_CLI = ["apconform.ap1", "apconform.ap1.cli", "apconform.ap1.cli.instrument"
             [
                 *_AP1_CLI,
                 "apconform.ap1.cli.scoring",
+                "apconform.ap1.cli.adjudication",
                 "apconform.ap1.cli.import_reference",
                 "apconform.ap1.cli.importing",
                 "apconform.ap1.cli.inspect",
@@ -190,7 +191,7 @@ def _paths(
 
 def test_every_subcommand_help_is_the_full_one(capsys: pytest.CaptureFixture[str]) -> None:
     paths = list(_paths(build_parser()))
-    assert len(paths) == 53
+    assert len(paths) == 57
     for path, sub in paths:
         with pytest.raises(SystemExit) as exited:
             main([*path, "--help"])

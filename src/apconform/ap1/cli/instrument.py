@@ -13,6 +13,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
+from apconform.ap1.cli.adjudication import register_adjudication
 from apconform.ap1.cli.importing import register_import
 from apconform.ap1.cli.scoring import register_scoring
 from apconform.ap1.run.credentials import OVERRIDE_FLAG
@@ -455,6 +456,7 @@ def register(subparsers: Any) -> None:
     verify.set_defaults(handler=_cmd_verify_transcript)
 
     register_scoring(commands, type(ap1))
+    register_adjudication(commands, type(ap1))
     register_import(commands, type(ap1))
 
     mock = commands.add_parser("serve-mock", help="serve the built-in model endpoint on 127.0.0.1")

@@ -1,0 +1,26 @@
+"""The adjudication web application: two blind scorers and a reconciler in the browser.
+
+A thin face over ``apconform.ap1.scoring.adjudication`` (the stores, the
+evidence, the merge), served by ``apconform ap1 adjudicate serve`` on
+127.0.0.1. It may import the scorer, the HTTP API's shared parts (problem
+documents, the request guard) and ``core``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from apconform.core.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from apconform.ap1.adjudication_web.app import Desk, create_app
+    from apconform.ap1.adjudication_web.server import serve
+
+__all__ = ["Desk", "create_app", "serve"]
+
+_EXPORTS = {
+    "Desk": "apconform.ap1.adjudication_web.app",
+    "create_app": "apconform.ap1.adjudication_web.app",
+    "serve": "apconform.ap1.adjudication_web.server",
+}
+__getattr__ = lazy_exports(__name__, _EXPORTS)
