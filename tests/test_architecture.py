@@ -54,6 +54,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "apconform.cli",
         "apconform.demo",
         "apconform.demo_context",
+        "apconform.ap1.adjudication_web",
         "apconform.ap1.demo",
         "apconform.apx.demo",
         "apconform.conformance.demo",

@@ -56,8 +56,8 @@ def _table(heading: str) -> list[list[str]]:
 
 
 def test_the_walk_sees_every_command() -> None:
-    assert len(PATHS) == 53
-    assert len(GROUPS) == 8 and len(LEAVES) == 45
+    assert len(PATHS) == 57
+    assert len(GROUPS) == 8 and len(LEAVES) == 49
 
 
 def test_the_exit_table_in_the_docs_is_the_conventions() -> None:
@@ -137,6 +137,8 @@ def test_a_usage_error_in_json_mode_is_json_on_stdout_and_a_message_on_stderr(
 
 _REQUIRED = {
     ("ap1", "adjudicate", "import"): ["--scorer-1", "a.csv", "--scorer-2", "b.csv"],
+    ("ap1", "adjudicate", "export"): ["--output-dir", "out"],
+    ("ap1", "adjudicate", "load"): ["--scorer", "Ada"],
     ("ap1", "import", "reference"): [
         *("--fixture", "f.json", "--questions", "q.json", "--derivations", "d.json"),
         *("--no-ap1-text", "--output-dir", "out"),

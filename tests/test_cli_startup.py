@@ -143,6 +143,7 @@ _AP1_CLI = [
             [
                 *_AP1_CLI,
                 "apconform.cli.ap1.scoring",
+                "apconform.cli.ap1.adjudication",
                 "apconform.cli.ap1.import_reference",
                 "apconform.cli.ap1.importing",
                 "apconform.cli.ap1.inspect",
@@ -206,7 +207,7 @@ def _paths(
 
 def test_every_subcommand_help_is_the_full_one(capsys: pytest.CaptureFixture[str]) -> None:
     paths = list(_paths(build_parser()))
-    assert len(paths) == 53
+    assert len(paths) == 57
     for path, sub in paths:
         with pytest.raises(SystemExit) as exited:
             main([*path, "--help"])

@@ -25,9 +25,54 @@ def test_AP1_ADJ_1(conformance_case: ConformanceCase) -> None:
 @pytest.mark.clause("AP1-ADJ-2")
 def test_AP1_ADJ_2(conformance_case: ConformanceCase) -> None:
     """An import refuses a sheet with an unknown or repeated row id, a missing column, or a
-    mark outside the row's rubric; agreed marks are those both scorers gave identically, and
-    they enter the profile only as human-adjudicated, apart from and never counted as
-    automated figures.
+    mark outside the row's rubric; agreed marks are those both scorers gave identically or,
+    where their marks differ, the mark settled in reconciliation, and they enter the profile
+    only as human-adjudicated, apart from and never counted as automated figures.
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("AP1-ADJ-3")
+def test_AP1_ADJ_3(conformance_case: ConformanceCase) -> None:
+    """A merge of two scorers' marks states, per scorer, how many rows are fully marked (the
+    outcome, and the accuracy of a D1 row), partly marked and unmarked, and refuses to merge
+    while any row is not fully marked unless the caller accepts that explicitly; a merge
+    that accepted it says so in the merged document and in the report.
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("AP1-ADJ-4")
+def test_AP1_ADJ_4(conformance_case: ConformanceCase) -> None:
+    """A settled mark is accepted only for a row both scorers marked differently, gives exactly
+    the marks in dispute, each from the row's rubric, and names who settled it; the merged
+    document records it beside both scorers' own marks, and the agreement figures are
+    computed from the scorers' own marks only.
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("AP1-ADJ-5")
+def test_AP1_ADJ_5(conformance_case: ConformanceCase) -> None:
+    """Marks made through the kit's adjudication application are kept per scorer in an
+    append-only file in the run directory, one record per change, each record carrying the
+    SHA-256 of its RFC 8785 bytes and the hash of the record before it, and optionally an
+    Ed25519 signature; a store whose hash, chain link, sequence, seal, row ids, marks,
+    scorer name or signature does not hold is refused, naming the record, and a request
+    naming another scorer than the store's is refused.
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("AP1-ADJ-6")
+def test_AP1_ADJ_6(conformance_case: ConformanceCase) -> None:
+    """The adjudication application shows each scorer the rows of that scorer's sheet in the
+    sheet's order and with its row ids, and for each row the question, the delivered data,
+    the expected value where accuracy is judged, the released answer, every tool call with
+    its arguments and return, the operand provenance and the automated verdicts of the
+    execution, and the model's side of the transcript; it never shows the condition, the
+    request sent, the cell key or the other scorer's marks, and it shows the two scorers'
+    marks side by side only once both have marked every row.
     """
     conformance_case.check()
 
@@ -1143,7 +1188,9 @@ def test_AP1_STAT_3(conformance_case: ConformanceCase) -> None:
 def test_AP1_STAT_4(conformance_case: ConformanceCase) -> None:
     """Agreement of two scorers is reported per measure over the rows both marked, as raw
     agreement and Cohen's kappa with the full list of disagreements; kappa is declared
-    undefined when chance agreement is 1, and carries a caveat below 30 rows.
+    undefined when chance agreement is 1, carries a caveat below 30 rows, and is given with
+    its two-sided 95% interval: kappa plus and minus 1.959963984540054 large-sample standard
+    errors, with the variance of Fleiss, Cohen and Everitt (1969), clipped to [-1, 1].
     """
     conformance_case.check()
 

@@ -39,7 +39,13 @@ from apconform.api.typed import add_typed_routes
 from apconform.core.errors import ApconformError, DocumentRefused, Violation
 from apconform.core.jsonpath import format_path
 
-__all__ = ["OPENAPI_PATH", "create_app", "ledger_openapi_text", "openapi_text"]
+__all__ = [
+    "OPENAPI_PATH",
+    "add_problem_handlers",
+    "create_app",
+    "ledger_openapi_text",
+    "openapi_text",
+]
 
 OPENAPI_PATH = "/v1/openapi.json"
 FROM_ENV = "from-environment"
@@ -73,7 +79,8 @@ async def _on_parameters(request: Request, exc: Exception) -> Response:
 async def _on_http(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     if exc.status_code == 404:
-        error = ApconformError(NOT_FOUND, f"no route has the path {request.url.path!r}")
+        hint = getattr(request.app.state, "not_found_hint", None)
+        error = ApconformError(NOT_FOUND, f"no route has the path {request.url.path!r}", hint=hint)
     elif exc.status_code == 405:
         error = ApconformError(METHOD, f"{request.method} is not allowed on {request.url.path!r}")
         return _problem(request, error, {"Allow": _allowed(request)})
@@ -91,6 +98,16 @@ def _allowed(request: Request) -> str:
         if pattern is not None and pattern.match(request.url.path):
             methods |= set(getattr(route, "methods", None) or ())
     return ", ".join(sorted(methods))
+
+
+def add_problem_handlers(app: FastAPI, *, not_found_hint: str | None = None) -> None:
+    """Answer kit errors, parameter faults and unknown routes or methods with problem documents
+    (another FastAPI application of the kit, such as the adjudication application, uses them;
+    ``not_found_hint`` replaces the advice given for an unknown path)."""
+    app.state.not_found_hint = not_found_hint
+    app.add_exception_handler(ApconformError, _on_kit_error)
+    app.add_exception_handler(RequestValidationError, _on_parameters)
+    app.add_exception_handler(HTTPException, _on_http)
 
 
 def create_app(
@@ -138,9 +155,7 @@ def create_app(
         add_ledger_routes(app.router)
     if extra is not None:
         app.include_router(extra)
-    app.add_exception_handler(ApconformError, _on_kit_error)
-    app.add_exception_handler(RequestValidationError, _on_parameters)
-    app.add_exception_handler(HTTPException, _on_http)
+    add_problem_handlers(app)
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:

@@ -68,6 +68,7 @@ SERVERS: dict[tuple[str, ...], str] = {
     ("serve",): "serves HTTP until stopped; it prints log lines, not results",
     ("mcp",): "speaks MCP on standard output; nothing else may be printed there",
     ("ap1", "serve-mock"): "serves the built-in endpoint until stopped",
+    ("ap1", "adjudicate", "serve"): "serves the adjudication application until stopped",
 }
 """Commands that serve rather than print results, and so take no ``--format``."""
 
@@ -88,6 +89,10 @@ INPUT_PATHS: dict[tuple[str, ...], tuple[str, ...]] = {
     ("ap1", "score"): ("run_dir",),
     ("ap1", "rescore"): ("run_dir",),
     ("ap1", "adjudicate", "import"): ("run_dir",),
+    ("ap1", "adjudicate", "serve"): ("run_dir",),
+    ("ap1", "adjudicate", "status"): ("run_dir",),
+    ("ap1", "adjudicate", "export"): ("run_dir",),
+    ("ap1", "adjudicate", "load"): ("run_dir", "sheet"),
     ("ap1", "compare-reference"): ("run_dir",),
     ("ap1", "import", "reference"): ("output_folder",),
     ("ap1", "import", "inspect"): ("log",),

@@ -29,12 +29,14 @@ from functools import lru_cache
 
 __all__ = [
     "CONFIDENCE",
+    "KAPPA_INTERVAL_METHOD",
     "Interval",
     "Kappa",
     "Proportion",
     "clopper_pearson",
     "cohen_kappa",
     "format_percent",
+    "kappa_interval",
     "one_sided_upper",
     "proportion",
     "rule_of_three",
@@ -414,3 +416,44 @@ def cohen_kappa(pairs: list[tuple[str, str]]) -> Kappa:
         small = f"n = {n} is below {_KAPPA_CAVEAT_BELOW}; kappa is unstable at this size"
         caveat = small if caveat is None else f"{caveat}; {small}"
     return Kappa(n, agreed, observed, expected, kappa, caveat)
+
+
+KAPPA_INTERVAL_METHOD = "asymptotic-fleiss-cohen-everitt-1969"
+"""How :func:`kappa_interval` is computed (named in every document that reports one)."""
+
+
+def kappa_interval(pairs: list[tuple[str, str]], kappa: Kappa) -> Interval | None:
+    """The two-sided 95% interval of Cohen's kappa, or None where kappa is undefined.
+
+    It is kappa plus and minus 1.96 large-sample standard errors, with the
+    variance of Fleiss, Cohen and Everitt (1969), which does not assume kappa is
+    0, and is clipped to [-1, 1]. Below 30 rows the normal approximation is poor
+    (the caveat of :func:`cohen_kappa` says so); when every pair agrees the
+    standard error is 0 and the interval is the point 1.
+    """
+    if kappa.kappa is None:
+        return None
+    c = _context()
+    n = len(pairs)
+    cells: dict[tuple[str, str], int] = {}
+    first: dict[str, int] = {}
+    second: dict[str, int] = {}
+    for a, b in pairs:
+        cells[a, b] = cells.get((a, b), 0) + 1
+        first[a] = first.get(a, 0) + 1
+        second[b] = second.get(b, 0) + 1
+    k, pe = kappa.kappa, kappa.expected_agreement
+    rest = c.subtract(1, k)
+    total = Decimal(0)
+    for (a, b), count in cells.items():
+        p = c.divide(count, n)
+        if a == b:  # 1 - (p_a. + p_.a)(1 - kappa), squared
+            weight = c.subtract(1, c.multiply(c.divide(first[a] + second[a], n), rest))
+        else:  # (1 - kappa)(p_.a + p_b.)
+            weight = c.multiply(rest, c.divide(second.get(a, 0) + first.get(b, 0), n))
+        total = c.add(total, c.multiply(p, c.multiply(weight, weight)))
+    centre = c.subtract(k, c.multiply(pe, rest))
+    total = c.subtract(total, c.multiply(centre, centre))
+    variance = c.divide(max(total, Decimal(0)), c.multiply(n, c.power(c.subtract(1, pe), 2)))
+    half = c.multiply(_Z95, c.sqrt(variance))
+    return Interval(max(Decimal(-1), c.subtract(k, half)), min(Decimal(1), c.add(k, half)))

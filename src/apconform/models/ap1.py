@@ -1939,6 +1939,28 @@ class DimensionCell(ConfiguredBaseModel):
     evidenceNote: JsonStr = Field(default=..., description="""Why no evidence class applies, when none does.""")
     summary: JsonStr = Field(default=..., description="""The figure in words.""")
     reason: JsonStr = Field(default=..., description="""Why it is unmeasured, when it is.""")
+    adjudication: Annotated[Optional[DimensionAdjudication], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Present when people adjudicated rows of this dimension: who, when, who settled disagreements, and Cohen's kappa with its interval.""")
+
+
+class DimensionAdjudication(ConfiguredBaseModel):
+    """
+    Who adjudicated one dimension's rows, when, and how well they agreed.
+    """
+    statement: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""All of it in one sentence, for a profile or a ledger page.""")
+    scorers: list[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The two scorers' names, scorer 1 first.""")
+    completed: Optional[Annotated[JsonTimestamp, Field(pattern='^(000[1-9]|00[1-9][0-9]|0[1-9][0-9]{2}|[1-9][0-9]{3})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]+)?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$')]] = Field(default=..., description="""When the marks were merged, or null where the merge did not say.""")
+    settledBy: list[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""Who settled disagreements in reconciliation (empty when none were settled).""")
+    agreement: list[KappaFigure] = Field(default=..., description="""Agreement of the dimension's measures.""")
+
+
+class KappaFigure(ConfiguredBaseModel):
+    """
+    Cohen's kappa of one measure with its interval.
+    """
+    measure: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""Which mark.""")
+    n: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Rows both scorers marked.""")
+    kappa: Optional[Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')]] = Field(default=..., description="""Cohen's kappa, or null when undefined.""")
+    kappaInterval: Optional[KappaInterval] = Field(default=..., description="""Its 95% interval, or null when kappa is undefined.""")
 
 
 class NonOutcomeCell(ConfiguredBaseModel):
@@ -2322,7 +2344,12 @@ class AdjudicationSection(ConfiguredBaseModel):
     routedByDimension: list[OutcomeCount] = Field(default=..., description="""Rows by dimension.""")
     imported: JsonBool = Field(default=..., description="""Whether two scorers' marks were imported.""")
     statement: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""How human marks are used.""")
-    scorers: Annotated[Optional[list[ScorerName]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The two scorers.""")
+    scorers: Annotated[Optional[list[ScorerName]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The two scorers and how many rows each marked.""")
+    completed: Optional[Annotated[JsonTimestamp, Field(pattern='^(000[1-9]|00[1-9][0-9]|0[1-9][0-9]{2}|[1-9][0-9]{3})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]+)?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$')]] = Field(default=None, description="""When the marks were merged, or null where the merge did not say.""")
+    acceptedIncomplete: Annotated[Optional[JsonBool], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Whether the marks were merged with rows left unmarked or partly marked.""")
+    settledBy: Annotated[Optional[list[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Who settled disagreements in reconciliation.""")
+    settled: Annotated[Optional[Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Routed rows whose disagreement was settled in reconciliation.""")
+    adjudicatedDimensions: Annotated[Optional[list[AdjudicationDimension]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The dimensions of the routed rows the imported marks cover.""")
     agreement: Annotated[Optional[list[AgreementResult]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Agreement per measure.""")
     answerOutcomes: Annotated[Optional[list[OutcomeCount]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Agreed answer-level outcomes.""")
     accuracy: Optional[ProportionFigure] = Field(default=None, description="""Agreed accuracy: correct among correct and incorrect.""")
@@ -2334,10 +2361,13 @@ class AdjudicationSection(ConfiguredBaseModel):
 
 class ScorerName(ConfiguredBaseModel):
     """
-    A human scorer.
+    A human scorer and how many rows the scorer marked.
     """
     scorer: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""1 or 2.""")
     name: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The scorer's name or id.""")
+    marked: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Rows fully marked.""")
+    partlyMarked: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Rows partly marked (a D1 row without its accuracy, or the reverse).""")
+    unmarked: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Rows not marked at all.""")
 
 
 class HumanDimension(ConfiguredBaseModel):
@@ -2358,8 +2388,19 @@ class AgreementResult(ConfiguredBaseModel):
     agreed: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Rows with equal marks.""")
     rawAgreement: Optional[Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')]] = Field(default=..., description="""agreed / n.""")
     kappa: Optional[Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')]] = Field(default=..., description="""Cohen's kappa, or null when undefined.""")
+    kappaInterval: Optional[KappaInterval] = Field(default=..., description="""Its 95% interval, or null when kappa is undefined.""")
     caveat: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""Why kappa is undefined or unstable (n below 30).""")
     disagreements: list[Disagreement] = Field(default=..., description="""Every disagreement.""")
+
+
+class KappaInterval(ConfiguredBaseModel):
+    """
+    The two-sided 95% interval of Cohen's kappa: kappa plus and minus 1.959963984540054 large-sample standard errors (the variance of Fleiss, Cohen and Everitt 1969), clipped to [-1, 1].
+    """
+    lower: Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')] = Field(default=..., description="""The lower end.""")
+    upper: Annotated[JsonStr, Field(pattern='^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$')] = Field(default=..., description="""The upper end.""")
+    confidence: Literal['0.95'] = Field(default=..., description="""Always 0.95.""")
+    method: Literal['asymptotic-fleiss-cohen-everitt-1969'] = Field(default=..., description="""Always asymptotic-fleiss-cohen-everitt-1969.""")
 
 
 class Disagreement(ConfiguredBaseModel):
@@ -2370,6 +2411,7 @@ class Disagreement(ConfiguredBaseModel):
     cellKey: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The execution.""")
     scorer1: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""Scorer 1's mark.""")
     scorer2: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""Scorer 2's mark.""")
+    settled: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The mark settled in reconciliation, or null while it is unsettled.""")
 
 
 class UnmeasuredDimension(ConfiguredBaseModel):
@@ -2383,11 +2425,14 @@ class UnmeasuredDimension(ConfiguredBaseModel):
 
 class Ap1Adjudication(ConfiguredBaseModel):
     """
-    Two scorers' marks of the adjudication sheets of one run, merged: agreement per measure and every row with both marks and the agreed ones.
+    Two scorers' marks of the adjudication rows of one run (from sheets, the web store or both), merged: how complete each scorer's marks are, agreement per measure with Cohen's kappa and its interval, every row with both marks, the settled mark where a disagreement was settled, and the agreed marks.
     """
-    schemaVersion: Literal['apconform-ap1-adjudication/1'] = Field(default=..., description="""Always \"apconform-ap1-adjudication/1\".""")
+    schemaVersion: Literal['apconform-ap1-adjudication/2'] = Field(default=..., description="""Always \"apconform-ap1-adjudication/2\".""")
     sealHash: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The seal of the run.""")
-    scorers: list[AdjudicationScorer] = Field(default=..., description="""The two scorers and the hash of each filled-in sheet.""")
+    completed: Optional[Annotated[JsonTimestamp, Field(pattern='^(000[1-9]|00[1-9][0-9]|0[1-9][0-9]{2}|[1-9][0-9]{3})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]+)?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$')]] = Field(default=..., description="""When the marks were merged, or null where the caller did not say (the vector operation).""")
+    scorers: list[AdjudicationScorer] = Field(default=..., description="""The two scorers, the hash of each one's marks and how many rows each marked.""")
+    acceptedIncomplete: JsonBool = Field(default=..., description="""True when a scorer left rows unmarked or partly marked and the merge was asked to accept that.""")
+    settledBy: list[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""Everyone who settled a disagreement, sorted.""")
     agreement: list[AgreementResult] = Field(default=..., description="""Agreement per measure.""")
     rows: list[AdjudicatedRow] = Field(default=..., description="""Every row of the key.""")
 
@@ -2398,7 +2443,11 @@ class AdjudicationScorer(ConfiguredBaseModel):
     """
     scorer: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""1 or 2.""")
     name: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The scorer's name or id.""")
-    sheetSha256: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The hash of the filled-in sheet as imported.""")
+    marksSha256: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The SHA-256 of the RFC 8785 bytes of the scorer's marks as an object from row id to mark (rows without any mark left out): the same for the same marks from a sheet or the web store.""")
+    rows: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Rows of the key.""")
+    marked: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Rows fully marked (the outcome, and the accuracy of a D1 row).""")
+    partlyMarked: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Rows partly marked.""")
+    unmarked: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]*)$', max_length=12)] = Field(default=..., description="""Rows without any mark.""")
 
 
 class AdjudicatedRow(ConfiguredBaseModel):
@@ -2411,8 +2460,19 @@ class AdjudicatedRow(ConfiguredBaseModel):
     itemId: Annotated[JsonStr, Field(pattern='^[A-Za-z0-9][A-Za-z0-9_-]*$', max_length=64)] = Field(default=..., description="""The item.""")
     scorer1: ScorerMarks = Field(default=..., description="""Scorer 1's marks.""")
     scorer2: ScorerMarks = Field(default=..., description="""Scorer 2's marks.""")
-    agreedOutcome: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The outcome both gave, or null.""")
-    agreedAccuracy: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The accuracy both gave, or null.""")
+    agreedOutcome: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The outcome both gave (or settled in reconciliation), or null.""")
+    agreedAccuracy: Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]] = Field(default=..., description="""The accuracy both gave (or settled in reconciliation), or null.""")
+    settlement: Optional[Settlement] = Field(default=..., description="""The marks in dispute as settled in reconciliation, or null.""")
+
+
+class Settlement(ConfiguredBaseModel):
+    """
+    A disagreement settled in reconciliation: the marks that were in dispute, who settled them and why.
+    """
+    outcome: JsonStr = Field(default=..., description="""The settled outcome (empty when the outcomes agreed).""")
+    accuracy: JsonStr = Field(default=..., description="""The settled accuracy (empty when not in dispute).""")
+    settledBy: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""Who settled it.""")
+    reason: JsonStr = Field(default=..., description="""Why, in words (may be empty).""")
 
 
 class ScorerMarks(ConfiguredBaseModel):

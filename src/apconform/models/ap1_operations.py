@@ -788,6 +788,9 @@ class Ap1MergeAdjudicationInput(ConfiguredBaseModel):
     sheet1: JsonStr = Field(default=..., description="""Scorer 1's sheet as CSV text.""")
     sheet2: JsonStr = Field(default=..., description="""Scorer 2's sheet as CSV text.""")
     names: Annotated[list[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')]], Field(min_length=2, max_length=2)] = Field(default=..., description="""The two scorers' names, scorer 1 first.""")
+    settled: Annotated[Optional[JsonStr], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The settlement sheet as CSV text (rowId, outcome, accuracy, settledBy, reason), if any.""")
+    acceptUnmarked: Annotated[Optional[JsonBool], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Merge even when a scorer left rows unmarked or partly marked (the answer then says so).""")
+    completed: Annotated[Optional[Annotated[JsonTimestamp, Field(pattern='^(000[1-9]|00[1-9][0-9]|0[1-9][0-9]{2}|[1-9][0-9]{3})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]+)?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""When the marks were merged (null in the answer when not given).""")
 
 
 class Ap1ProportionInput(ConfiguredBaseModel):

@@ -140,8 +140,8 @@ OPERATIONS: dict[str, dict[str, Any]] = {
     'ap1.merge_adjudication': {
         'input': ('ap1_operations', 'Ap1MergeAdjudicationInput'),
         'answer': ('ap1', 'Ap1Adjudication'),
-        'refusals': ('APC-OP-INPUT', 'AP1-ADJ-SHEET'),
-        'summary': "Merge two scorers' filled-in adjudication sheets against the key: every row checked, the agreed marks and the agreement per measure.",
+        'refusals': ('APC-OP-INPUT', 'AP1-ADJ-SHEET', 'AP1-ADJ-UNMARKED', 'AP1-ADJ-SETTLE'),
+        'summary': "Merge two scorers' filled-in adjudication sheets against the key: every row checked, refused while a row is not fully marked unless that is accepted, disagreements settled where a settlement sheet settles them, the agreed marks and the agreement per measure with Cohen's kappa and its interval.",
     },
     'ap1.parameter_echo': {
         'input': ('ap1_operations', 'Ap1ParameterEchoInput'),

@@ -59,6 +59,8 @@ class DimensionFigure:
     rate: Decimal | None = None
     lower: Decimal | None = None
     upper: Decimal | None = None
+    adjudication: str | None = None
+    """Who adjudicated the dimension, when, and their kappa, as the report states it."""
 
     @property
     def has_rate(self) -> bool:
@@ -84,6 +86,7 @@ def profile_figures(report: dict[str, Any]) -> list[DimensionFigure]:
             "status": str(cell["status"]),
             "summary": str(cell.get("summary") or cell.get("reason") or ""),
             "n": cell.get("n"),
+            "adjudication": (cell.get("adjudication") or {}).get("statement"),
         }
         pick = _RATES.get(dimension)
         rate = pick(report) if pick is not None and cell["status"] == "MEASURED" else None

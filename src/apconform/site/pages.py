@@ -90,9 +90,14 @@ def _percent(value: Decimal) -> str:
 def _figure_cell(figure: DimensionFigure | None) -> str:
     if figure is None:
         return '<td class="o-untested">not in this report</td>'
+    human = (
+        f"<br><small class='adjudicated'>{escape(figure.adjudication)}</small>"
+        if figure.adjudication
+        else ""
+    )
     if not figure.has_rate:
         text = escape(figure.text())
-        return f"<td><b>{escape(figure.status)}</b><br><small>{text}</small></td>"
+        return f"<td><b>{escape(figure.status)}</b><br><small>{text}</small>{human}</td>"
     assert figure.rate is not None and figure.lower is not None and figure.upper is not None
     left, width = figure.lower * 100, (figure.upper - figure.lower) * 100
     point = figure.rate * 100
@@ -104,7 +109,7 @@ def _figure_cell(figure: DimensionFigure | None) -> str:
         f'<div class="ci" role="img" aria-label="95% interval {_percent(figure.lower)} to '
         f'{_percent(figure.upper)}"><span class="ci-bar" style="left:{left:.2f}%;'
         f'width:{width:.2f}%"></span><span class="ci-point" style="left:{point:.2f}%"></span>'
-        f"</div><small>{escape(figure.text())}</small></td>"
+        f"</div><small>{escape(figure.text())}</small>{human}</td>"
     )
 
 

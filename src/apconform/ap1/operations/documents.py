@@ -66,13 +66,19 @@ def cohen_kappa_op(value: Any) -> dict[str, Any]:
 
 @guarded("ap1.merge_adjudication")
 def merge_adjudication_op(value: Any) -> dict[str, Any]:
-    """Input {"key", "sheet1", "sheet2" (CSV texts), "names"}; the merged adjudication."""
+    """Input {"key", "sheet1", "sheet2" (CSV texts), "names", "settled"?, "acceptUnmarked"?,
+    "completed"?}; the merged adjudication."""
     names = member(value, "names", list)
+    settled = value.get("settled")
+    completed = value.get("completed")
     return merge_sheets(
         member(value, "key", dict),
         member(value, "sheet1", str).encode("utf-8"),
         member(value, "sheet2", str).encode("utf-8"),
         (str(names[0]), str(names[1])),
+        settled=settled.encode("utf-8") if isinstance(settled, str) else None,
+        completed=completed if isinstance(completed, str) else None,
+        accept_unmarked=value.get("acceptUnmarked") is True,
     )
 
 

@@ -57,8 +57,10 @@ from apconform.models.ap1 import Ap1Adjudication, Ap1Seal
 __all__ = [
     "ADJUDICATION_FILE",
     "REPORT_FILES",
+    "RunDocuments",
     "ScoredFiles",
     "compare_reports",
+    "load_run_documents",
     "score_run",
     "score_transcript",
 ]
@@ -300,10 +302,19 @@ def _sheet_child(
     send.close()
 
 
-def score_run(
-    run_dir: Path, output_dir: Path | None = None, *, jobs: int | None = None
-) -> ScoredFiles:
-    """Score a run directory from its transcript, sealed copies and seal record alone."""
+@dataclass(frozen=True)
+class RunDocuments:
+    """What scoring reads from a run directory besides the transcript."""
+
+    seal: dict[str, Any]
+    documents: dict[str, Any]
+    """The sealed copies: config, fixture, questions, derivations."""
+    ap1_text: str | None
+    adjudication: dict[str, Any] | None
+
+
+def load_run_documents(run_dir: Path) -> RunDocuments:
+    """The seal record, the sealed copies and an imported adjudication of a run directory."""
     if not os.path.lexists(run_dir / SEAL_FILE):
         raise ApconformError(
             SCORE_INPUT, f"{run_dir} holds no {SEAL_FILE}; it is not a run directory"
@@ -327,13 +338,21 @@ def score_run(
         else None
     )
     adjudication = _optional_document(run_dir, ADJUDICATION_FILE, Ap1Adjudication, "adjudication")
+    return RunDocuments(seal, documents, ap1_text, adjudication)
+
+
+def score_run(
+    run_dir: Path, output_dir: Path | None = None, *, jobs: int | None = None
+) -> ScoredFiles:
+    """Score a run directory from its transcript, sealed copies and seal record alone."""
+    run = load_run_documents(run_dir)
     return score_transcript(
         run_dir / TRANSCRIPT_FILE,
-        documents,
+        run.documents,
         output_dir if output_dir is not None else run_dir / "report",
-        ap1_text=ap1_text,
-        seal=seal,
-        adjudication=adjudication,
+        ap1_text=run.ap1_text,
+        seal=run.seal,
+        adjudication=run.adjudication,
         jobs=jobs,
         run_dir=run_dir,
     )

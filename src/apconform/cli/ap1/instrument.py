@@ -15,6 +15,7 @@ from typing import Any
 
 from apconform.ap1.run.credentials import OVERRIDE_FLAG
 from apconform.ap1.run.outage import DEFAULT_FAILURE_LIMIT
+from apconform.cli.ap1.adjudication import register_adjudication
 from apconform.cli.ap1.importing import register_import
 from apconform.cli.ap1.scoring import register_scoring
 from apconform.cli.shared import print_json, trust_arguments
@@ -455,6 +456,7 @@ def register(subparsers: Any) -> None:
     verify.set_defaults(handler=_cmd_verify_transcript)
 
     register_scoring(commands, type(ap1))
+    register_adjudication(commands, type(ap1))
     register_import(commands, type(ap1))
 
     mock = commands.add_parser("serve-mock", help="serve the built-in model endpoint on 127.0.0.1")

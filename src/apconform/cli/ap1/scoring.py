@@ -1,4 +1,4 @@
-"""`apconform ap1 score | rescore | adjudicate import`: the scorer's commands."""
+"""`apconform ap1 score | rescore`: the scorer's commands."""
 
 from __future__ import annotations
 
@@ -8,13 +8,11 @@ from typing import Any
 
 from apconform.core.errors import UsageError
 
-__all__ = ["register_scoring"]
-
-_SHEET_LIMIT = 64 * 1024 * 1024
-"""The largest filled-in sheet read (a sheet of 100,000 rows is some 30 MiB)."""
+__all__ = ["print_scored", "register_scoring"]
 
 
-def _print_scored(scored: Any) -> None:
+def print_scored(scored: Any) -> None:
+    """The lines every command that scores a run prints about the report it wrote."""
     document = scored.report.document
     workers = "one process" if scored.jobs == 1 else f"{scored.jobs} worker processes"
     print(
@@ -42,7 +40,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
     scored = score_run(
         Path(args.run_dir), Path(args.output_dir) if args.output_dir else None, jobs=args.jobs
     )
-    _print_scored(scored)
+    print_scored(scored)
     if key is not None:
         path = write_score_anchor(scored.output_dir, scored.report.document, key)
         print(f"  signed what it scored with {key.key_id}: {path}")
@@ -75,14 +73,14 @@ def _cmd_rescore(args: argparse.Namespace) -> int:
             seal=load_path(Path(args.seal)) if args.seal else None,
             jobs=args.jobs,
         )
-        _print_scored(scored)
+        print_scored(scored)
         return 0
     if not args.run_dir:
         raise UsageError("give RUN_DIR, or --transcript with --inputs and --output-dir")
     run_dir = Path(args.run_dir)
     output = Path(args.output_dir) if args.output_dir else run_dir / "rescore"
     scored = score_run(run_dir, output, jobs=args.jobs)
-    _print_scored(scored)
+    print_scored(scored)
     published = run_dir / "report"
     if not (published / "score-report.json").is_file():
         print(f"  nothing to compare with: {published} holds no report")
@@ -112,52 +110,6 @@ def _transcript_change(published: Path, run_dir: Path) -> str | None:
     return transcript_change((int(transcript["records"]), transcript["headSha256"]), report)
 
 
-def _cmd_adjudicate_import(args: argparse.Namespace) -> int:
-    import json
-    import os
-
-    from apconform.ap1.rundir import create_file, load_in
-    from apconform.ap1.scoring import score_run
-    from apconform.ap1.scoring.adjudication.merge import merge_sheets
-    from apconform.ap1.scoring.files import ADJUDICATION_FILE
-    from apconform.core.files import read_file
-
-    run_dir = Path(args.run_dir)
-    key_rel = "report/adjudication/key.json"
-    if not os.path.lexists(run_dir / key_rel):
-        raise UsageError(
-            f"{run_dir / key_rel} is missing: score the run first (apconform ap1 score RUN_DIR)"
-        )
-    target = run_dir / ADJUDICATION_FILE
-    if os.path.lexists(target):
-        raise UsageError(
-            f"{target} exists: an import is never overwritten; move it aside to replace it"
-        )
-    names = (args.scorer_1_name, args.scorer_2_name)
-    first, second = (
-        read_file(path, max_bytes=_SHEET_LIMIT, what="a filled-in adjudication sheet")
-        for path in (args.scorer_1, args.scorer_2)
-    )
-    merged = merge_sheets(load_in(run_dir, key_rel), first, second, names)
-    text = json.dumps(merged, indent=2, ensure_ascii=False) + "\n"
-    create_file(run_dir, ADJUDICATION_FILE, text.encode("utf-8"))
-    for agreement in merged["agreement"]:
-        kappa = agreement["kappa"] if agreement["kappa"] is not None else "undefined"
-        print(
-            f"{agreement['measure']}: n {agreement['n']}, "
-            f"raw agreement {agreement['rawAgreement']}, "
-            f"Cohen's kappa {kappa}, {len(agreement['disagreements'])} disagreement(s)"
-            + (f" ({agreement['caveat']})" if agreement["caveat"] else "")
-        )
-        for d in agreement["disagreements"]:
-            print(
-                f"  {d['rowId']} {d['cellKey']}: scorer 1 {d['scorer1']}, scorer 2 {d['scorer2']}"
-            )
-    print(f"merged into {target}")
-    _print_scored(score_run(run_dir))
-    return 0
-
-
 def _jobs(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
@@ -171,7 +123,7 @@ _JOBS_HELP = (
 
 
 def register_scoring(commands: Any, parser_class: Any) -> None:
-    """Add score, rescore and adjudicate to `apconform ap1`."""
+    """Add score and rescore to `apconform ap1`."""
     from apconform.cli.recording import add_ledger_options
 
     score = commands.add_parser(
@@ -201,18 +153,3 @@ def register_scoring(commands: Any, parser_class: Any) -> None:
     )
     rescore.add_argument("--jobs", type=_jobs, help=_JOBS_HELP)
     rescore.set_defaults(handler=_cmd_rescore)
-
-    adjudicate = commands.add_parser("adjudicate", help="human adjudication of routed answers")
-    adj_commands = adjudicate.add_subparsers(
-        dest="adjudicate_command", metavar="COMMAND", parser_class=parser_class
-    )
-    adjudicate.set_defaults(handler=lambda _args: (adjudicate.print_help(), 2)[1])
-    adj_import = adj_commands.add_parser(
-        "import", help="merge two scorers' sheets: agreement, kappa, and the agreed outcomes"
-    )
-    adj_import.add_argument("run_dir")
-    adj_import.add_argument("--scorer-1", required=True, help="scorer 1's filled-in CSV")
-    adj_import.add_argument("--scorer-2", required=True, help="scorer 2's filled-in CSV")
-    adj_import.add_argument("--scorer-1-name", default="scorer 1", help="how to name scorer 1")
-    adj_import.add_argument("--scorer-2-name", default="scorer 2", help="how to name scorer 2")
-    adj_import.set_defaults(handler=_cmd_adjudicate_import)

@@ -1,108 +1,84 @@
-"""Importing two scorers' marks: agreement, disagreements, and the agreed outcomes for the profile.
+"""Merging two scorers' marks: completeness, agreement, settled disagreements, agreed outcomes.
 
-Each filled-in sheet is checked against the key (every row id known, every
-mark from the row's rubric); then, per measure, the rows both scorers marked
-give the raw agreement and Cohen's kappa (with its caveat below 30 rows) and
-the full list of disagreements. Only marks both scorers gave identically are
-agreed. The report folds agreed marks in as human-adjudicated, beside the
-automated figures and never merged into them.
+The one merge behind every way in: two filled-in sheets, the web store, or a
+mix of both give :class:`ScorerMarks`, and :func:`merge_marks` makes the
+merged document from them, so equal marks give the same document whichever
+way they came. It refuses to merge while a scorer left a row unmarked or
+partly marked, unless the caller accepts that (and the document then says
+so). Agreement and Cohen's kappa, with its interval, are computed from the
+scorers' own marks over the rows both marked; a disagreement settled in
+reconciliation gives the row its agreed mark and names who settled it, and
+never changes the agreement figures.
 """
 
 from __future__ import annotations
 
-import csv
-import io
-from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from apconform.ap1.scoring.adjudication.sheets import ACCURACY_MARKS, RUBRICS
-from apconform.ap1.scoring.aggregate import Accumulator
-from apconform.ap1.scoring.rates import rate
-from apconform.core.canonical import sha256_bytes
+from apconform.ap1.scoring.adjudication.filled import read_settlements, read_sheet
+from apconform.ap1.scoring.adjudication.marks import (
+    EMPTY_MARK,
+    MARK_FIELDS,
+    Completeness,
+    completeness,
+    marks_sha256,
+)
 from apconform.core.errors import ApconformError, define_code
-from apconform.core.stats import cohen_kappa
+from apconform.core.stats import KAPPA_INTERVAL_METHOD, cohen_kappa, kappa_interval
 
-__all__ = ["MERGED_SCHEMA", "SHEET_REFUSED", "adjudicated_section", "merge_sheets"]
+__all__ = [
+    "MERGED_SCHEMA",
+    "SETTLEMENT_REFUSED",
+    "UNMARKED",
+    "ScorerMarks",
+    "check_settlement",
+    "disputed_fields",
+    "merge_marks",
+    "merge_sheets",
+]
 
-MERGED_SCHEMA = "apconform-ap1-adjudication/1"
-SHEET_REFUSED = define_code(
-    "AP1-ADJ-SHEET",
-    "A filled-in adjudication sheet cannot be imported",
-    "Fill in the CSV written by `apconform ap1 score` without changing its row ids or columns; "
-    "use only the marks listed in each row's rubric.",
+MERGED_SCHEMA = "apconform-ap1-adjudication/2"
+UNMARKED = define_code(
+    "AP1-ADJ-UNMARKED",
+    "A scorer has left rows unmarked or partly marked",
+    "Finish the marks (every row's outcome, and the accuracy of every D1 row), or merge them as "
+    "they are with --accept-unmarked (acceptUnmarked in a request); the merged document then "
+    "says it is incomplete.",
     exit_status=1,
+    http_status=409,
 )
-_MAX_SHEET_BYTES = 32 * 1024 * 1024
+SETTLEMENT_REFUSED = define_code(
+    "AP1-ADJ-SETTLE",
+    "A settled mark does not settle a disagreement",
+    "Settle only rows both scorers marked differently, giving exactly the marks in dispute "
+    "(from the row's rubric) and the name of who settled them.",
+    exit_status=1,
+    http_status=409,
+)
 _TEN = Decimal("1E-10")
-_STATEMENT = (
-    "Human-adjudicated outcomes are the marks two independent scorers gave identically; they "
-    "are reported apart from the automated figures and never counted as automated."
-)
 
 
-def _read(data: bytes, key: dict[str, dict[str, Any]], scorer: int) -> dict[str, dict[str, str]]:
-    if len(data) > _MAX_SHEET_BYTES:
-        raise ApconformError(
-            SHEET_REFUSED, f"sheet {scorer} is larger than {_MAX_SHEET_BYTES} bytes"
-        )
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise ApconformError(SHEET_REFUSED, f"sheet {scorer} is not UTF-8 text") from None
-    try:
-        # Read every row now, so a malformed line is refused here and not met mid-merge.
-        reader = csv.DictReader(io.StringIO(text))
-        rows = list(reader)
-    except csv.Error as error:
-        raise ApconformError(
-            SHEET_REFUSED, f"sheet {scorer} is not readable CSV: {error}"
-        ) from None
-    missing = [
-        c
-        for c in ("rowId", "outcome", "accuracy", "selectedValue", "notes")
-        if c not in (reader.fieldnames or [])
-    ]
-    if missing:
-        raise ApconformError(
-            SHEET_REFUSED, f"sheet {scorer} lacks the column(s) {', '.join(missing)}"
-        )
-    marks: dict[str, dict[str, str]] = {}
-    for line, row in enumerate(rows, start=2):
-        row_id = (row.get("rowId") or "").strip()
-        if row_id not in key:
-            raise ApconformError(
-                SHEET_REFUSED, f"sheet {scorer}, line {line}: unknown row id {row_id!r}"
-            )
-        if row_id in marks:
-            raise ApconformError(
-                SHEET_REFUSED, f"sheet {scorer}, line {line}: row {row_id} appears twice"
-            )
-        dimension = key[row_id]["dimension"]
-        outcome = (row.get("outcome") or "").strip().upper()
-        accuracy = (row.get("accuracy") or "").strip().upper()
-        if outcome and outcome not in RUBRICS[dimension]:
-            raise ApconformError(
-                SHEET_REFUSED,
-                f"sheet {scorer}, line {line}: {outcome!r} is not a {dimension} mark; use one of "
-                + ", ".join(RUBRICS[dimension]),
-            )
-        if accuracy and (dimension != "D1" or accuracy not in ACCURACY_MARKS):
-            raise ApconformError(
-                SHEET_REFUSED,
-                f"sheet {scorer}, line {line}: accuracy {accuracy!r} is not allowed here (D1 rows "
-                "only: " + ", ".join(ACCURACY_MARKS) + ")",
-            )
-        marks[row_id] = {
-            "outcome": outcome,
-            "accuracy": accuracy,
-            "selectedValue": (row.get("selectedValue") or "").strip(),
-            "notes": (row.get("notes") or "").strip(),
-        }
-    return marks
+@dataclass(frozen=True)
+class ScorerMarks:
+    """One scorer's marks, by row id, and the scorer's name."""
+
+    name: str
+    marks: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+
+    def mark(self, row_id: str) -> Mapping[str, str]:
+        return self.marks.get(row_id, EMPTY_MARK)
 
 
-def _agreement(measure: str, pairs: list[tuple[str, str, str, str]]) -> dict[str, Any]:
+def _quantised(value: Decimal | None) -> str | None:
+    return None if value is None else format(value.quantize(_TEN), "f")
+
+
+def _agreement(
+    measure: str, pairs: list[tuple[str, str, str, str]], settled: Mapping[str, str]
+) -> dict[str, Any]:
     if not pairs:
         return {
             "measure": measure,
@@ -110,111 +86,189 @@ def _agreement(measure: str, pairs: list[tuple[str, str, str, str]]) -> dict[str
             "agreed": "0",
             "rawAgreement": None,
             "kappa": None,
+            "kappaInterval": None,
             "caveat": "no row was marked by both scorers",
             "disagreements": [],
         }
-    kappa = cohen_kappa([(a, b) for _, _, a, b in pairs])
+    marks = [(a, b) for _, _, a, b in pairs]
+    kappa = cohen_kappa(marks)
+    interval = kappa_interval(marks, kappa)
     return {
         "measure": measure,
         "n": str(kappa.n),
         "agreed": str(kappa.agreed),
-        "rawAgreement": format(kappa.raw_agreement.quantize(_TEN), "f"),
-        "kappa": None if kappa.kappa is None else format(kappa.kappa.quantize(_TEN), "f"),
+        "rawAgreement": _quantised(kappa.raw_agreement),
+        "kappa": _quantised(kappa.kappa),
+        "kappaInterval": None
+        if interval is None
+        else {
+            "lower": _quantised(interval.lower),
+            "upper": _quantised(interval.upper),
+            "confidence": "0.95",
+            "method": KAPPA_INTERVAL_METHOD,
+        },
         "caveat": kappa.caveat,
         "disagreements": [
-            {"rowId": r, "cellKey": c, "scorer1": a, "scorer2": b} for r, c, a, b in pairs if a != b
+            {"rowId": r, "cellKey": c, "scorer1": a, "scorer2": b, "settled": settled.get(r)}
+            for r, c, a, b in pairs
+            if a != b
         ],
     }
 
 
-def merge_sheets(
-    key: dict[str, Any], first: bytes, second: bytes, names: tuple[str, str]
+def disputed_fields(dimension: str, a: Mapping[str, str], b: Mapping[str, str]) -> tuple[str, ...]:
+    """The mark fields both scorers gave and gave differently (outcome; accuracy on D1 rows)."""
+    fields = ("outcome", "accuracy") if dimension == "D1" else ("outcome",)
+    return tuple(f for f in fields if a[f] and b[f] and a[f] != b[f])
+
+
+def check_settlement(
+    row: Mapping[str, Any], disputed: tuple[str, ...], s: Mapping[str, str]
+) -> None:
+    """Refuse (AP1-ADJ-SETTLE) a settlement that does not give exactly the marks in dispute."""
+    row_id = row["rowId"]
+    if not disputed:
+        raise ApconformError(
+            SETTLEMENT_REFUSED,
+            f"row {row_id}: the scorers did not mark it differently, so there is nothing to settle",
+            path=f"$.rows.{row_id}",
+        )
+    for name in ("outcome", "accuracy"):
+        if name in disputed and not s[name]:
+            raise ApconformError(
+                SETTLEMENT_REFUSED,
+                f"row {row_id}: the {name} is in dispute; the settlement gives none",
+                path=f"$.rows.{row_id}.{name}",
+            )
+        if name not in disputed and s[name]:
+            raise ApconformError(
+                SETTLEMENT_REFUSED,
+                f"row {row_id}: the {name} is not in dispute; only marks in dispute are settled",
+                path=f"$.rows.{row_id}.{name}",
+            )
+    if not s["settledBy"].strip():
+        raise ApconformError(
+            SETTLEMENT_REFUSED,
+            f"row {row_id}: the settlement does not name who settled it",
+            path=f"$.rows.{row_id}.settledBy",
+        )
+
+
+def _incomplete_refusal(states: list[tuple[str, Completeness]]) -> ApconformError:
+    lines = [c.sentence(who) for who, c in states if not c.complete]
+    return ApconformError(
+        UNMARKED,
+        "; ".join(lines),
+        context={
+            "unmarked": {who: c.to_json() for who, c in states},
+        },
+    )
+
+
+def merge_marks(
+    key: Mapping[str, Any],
+    first: ScorerMarks,
+    second: ScorerMarks,
+    settlements: Mapping[str, Mapping[str, str]] | None = None,
+    *,
+    completed: str | None = None,
+    accept_unmarked: bool = False,
 ) -> dict[str, Any]:
-    """The merged adjudication document of two filled-in sheets."""
-    rows = {r["rowId"]: r for r in key["rows"]}
-    one, two = _read(first, rows, 1), _read(second, rows, 2)
+    """The merged adjudication document (schema ``ap1-adjudication``) of two scorers' marks.
+
+    ``key`` is the run's key.json; every row id in the marks must be one of
+    its rows (the readers check that). ``completed`` is when the adjudication
+    was merged (None leaves it unstated). Raises AP1-ADJ-UNMARKED while a row
+    is not fully marked and ``accept_unmarked`` is false, and AP1-ADJ-SETTLE
+    for a settlement of a row not in dispute.
+    """
+    rows = list(key["rows"])
+    order = [(r["rowId"], r["dimension"]) for r in rows]
+    states = [
+        (f"scorer 1 ({first.name})", completeness(order, first.marks)),
+        (f"scorer 2 ({second.name})", completeness(order, second.marks)),
+    ]
+    incomplete = any(not c.complete for _, c in states)
+    if incomplete and not accept_unmarked:
+        raise _incomplete_refusal(states)
+    settlements = settlements or {}
     merged_rows = []
     pairs: dict[str, list[tuple[str, str, str, str]]] = {}
-    for row_id, row in rows.items():
-        a = one.get(row_id, {"outcome": "", "accuracy": "", "selectedValue": "", "notes": ""})
-        b = two.get(row_id, {"outcome": "", "accuracy": "", "selectedValue": "", "notes": ""})
-        dimension = row["dimension"]
-        for field, measure in (("outcome", f"{dimension} outcome"), ("accuracy", "D1 accuracy")):
-            if a[field] and b[field]:
-                pairs.setdefault(measure, []).append((row_id, row["cellKey"], a[field], b[field]))
+    settled_by_measure: dict[str, dict[str, str]] = {}
+    settlers: set[str] = set()
+    for row in rows:
+        row_id, dimension = row["rowId"], row["dimension"]
+        a, b = first.mark(row_id), second.mark(row_id)
+        disputed = disputed_fields(dimension, a, b)
+        settlement = settlements.get(row_id)
+        if settlement is not None:
+            check_settlement(row, disputed, settlement)
+            settlers.add(settlement["settledBy"].strip())
+        agreed: dict[str, str | None] = {}
+        for name, measure in (("outcome", f"{dimension} outcome"), ("accuracy", "D1 accuracy")):
+            if a[name] and b[name]:
+                pairs.setdefault(measure, []).append((row_id, row["cellKey"], a[name], b[name]))
+            if a[name] and a[name] == b[name]:
+                agreed[name] = a[name]
+            elif settlement is not None and name in disputed:
+                agreed[name] = settlement[name]
+                settled_by_measure.setdefault(measure, {})[row_id] = settlement[name]
+            else:
+                agreed[name] = None
         merged_rows.append(
             {
                 "rowId": row_id,
                 "cellKey": row["cellKey"],
                 "dimension": dimension,
                 "itemId": row["itemId"],
-                "scorer1": a,
-                "scorer2": b,
-                "agreedOutcome": a["outcome"]
-                if a["outcome"] and a["outcome"] == b["outcome"]
-                else None,
-                "agreedAccuracy": a["accuracy"]
-                if a["accuracy"] and a["accuracy"] == b["accuracy"]
-                else None,
+                "scorer1": {f: a[f] for f in MARK_FIELDS},
+                "scorer2": {f: b[f] for f in MARK_FIELDS},
+                "agreedOutcome": agreed["outcome"],
+                "agreedAccuracy": agreed["accuracy"],
+                "settlement": None
+                if settlement is None
+                else {
+                    "outcome": settlement["outcome"],
+                    "accuracy": settlement["accuracy"],
+                    "settledBy": settlement["settledBy"].strip(),
+                    "reason": settlement["reason"].strip(),
+                },
             }
         )
     return {
         "schemaVersion": MERGED_SCHEMA,
         "sealHash": key["sealHash"],
+        "completed": completed,
         "scorers": [
-            {"scorer": "1", "name": names[0], "sheetSha256": sha256_bytes(first)},
-            {"scorer": "2", "name": names[1], "sheetSha256": sha256_bytes(second)},
+            {"scorer": str(n), "name": s.name, "marksSha256": marks_sha256(s.marks)} | c.to_json()
+            for n, (s, (_, c)) in enumerate(zip((first, second), states, strict=True), start=1)
         ],
-        "agreement": [_agreement(m, p) for m, p in sorted(pairs.items())],
+        "acceptedIncomplete": incomplete,
+        "settledBy": sorted(settlers),
+        "agreement": [
+            _agreement(m, p, settled_by_measure.get(m, {})) for m, p in sorted(pairs.items())
+        ],
         "rows": merged_rows,
     }
 
 
-def adjudicated_section(acc: Accumulator, merged: dict[str, Any] | None) -> dict[str, Any]:
-    """What went to people, and, once imported, what they agreed (never mixed with automated)."""
-    routed = Counter(r["dimension"] for r in acc.routed)
-    out: dict[str, Any] = {
-        "routed": str(len(acc.routed)),
-        "routedByDimension": [{"outcome": k, "count": str(v)} for k, v in sorted(routed.items())],
-        "imported": merged is not None,
-        "statement": _STATEMENT,
-    }
-    if merged is None:
-        return out
-    current = {(r["cellKey"], r["dimension"]) for r in acc.routed}
-    agreed: dict[str, Counter[str]] = {}
-    accuracy: Counter[str] = Counter()
-    unresolved = stale = 0
-    for row in merged["rows"]:
-        if (row["cellKey"], row["dimension"]) not in current:
-            stale += 1
-            continue
-        if row["agreedOutcome"] is None:
-            unresolved += 1
-        else:
-            agreed.setdefault(row["dimension"], Counter())[row["agreedOutcome"]] += 1
-        if row["agreedAccuracy"] is not None:
-            accuracy[row["agreedAccuracy"]] += 1
-    correct, incorrect = accuracy["CORRECT"], accuracy["INCORRECT"]
-    by_dimension = [
-        {
-            "dimension": d,
-            "n": str(sum(c.values())),
-            "summary": ", ".join(f"{k} {v}" for k, v in sorted(c.items())),
-        }
-        for d, c in sorted(agreed.items())
-        if d != "D1"
-    ]
-    out.update(
-        scorers=[{"scorer": s["scorer"], "name": s["name"]} for s in merged["scorers"]],
-        agreement=merged["agreement"],
-        answerOutcomes=[
-            {"outcome": k, "count": str(v)} for k, v in sorted(agreed.get("D1", Counter()).items())
-        ],
-        accuracy=rate(correct, correct + incorrect, failures=False),
-        noFigure=str(accuracy["NO-FIGURE"]),
-        byDimension=by_dimension,
-        unresolved=str(unresolved),
-        stale=str(stale),
+def merge_sheets(
+    key: dict[str, Any],
+    first: bytes,
+    second: bytes,
+    names: tuple[str, str],
+    *,
+    settled: bytes | None = None,
+    completed: str | None = None,
+    accept_unmarked: bool = False,
+) -> dict[str, Any]:
+    """The merged adjudication document of two filled-in sheets (and a settlement sheet)."""
+    rows = {r["rowId"]: r for r in key["rows"]}
+    return merge_marks(
+        key,
+        ScorerMarks(names[0], read_sheet(first, rows, "sheet 1")),
+        ScorerMarks(names[1], read_sheet(second, rows, "sheet 2")),
+        read_settlements(settled, rows, "the settlement sheet") if settled is not None else None,
+        completed=completed,
+        accept_unmarked=accept_unmarked,
     )
-    return out

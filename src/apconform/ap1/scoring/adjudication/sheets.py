@@ -33,6 +33,7 @@ __all__ = [
     "RUBRICS",
     "Rows",
     "SheetRow",
+    "scorer_row_order",
     "scorer_sheet_chunks",
     "sheet_csv",
     "sheet_csv_chunks",
@@ -164,6 +165,12 @@ Rows = list[dict[str, Any]] | RowStream
 def _scorer_key(scorer: int) -> Callable[[dict[str, Any]], str]:
     prefix = f"scorer-{scorer}:"
     return lambda r: hashlib.sha256((prefix + r["rowId"]).encode()).hexdigest()
+
+
+def scorer_row_order(row_ids: Iterable[str], scorer: int) -> list[str]:
+    """Row ids (in key order) in the order of scorer ``scorer``'s sheet."""
+    key = _scorer_key(scorer)
+    return sorted(row_ids, key=lambda row_id: key({"rowId": row_id}))
 
 
 def _ordered(rows: Rows, scorer: int) -> Iterable[dict[str, Any]]:

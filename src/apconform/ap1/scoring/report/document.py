@@ -205,7 +205,10 @@ def _run(facts: RunFacts, inputs: ScoringInputs) -> dict[str, Any]:
 
 def build_report(acc: Accumulator, inputs: ScoringInputs, facts: RunFacts) -> dict[str, Any]:
     """The complete score report document."""
-    from apconform.ap1.scoring.adjudication.merge import adjudicated_section
+    from apconform.ap1.scoring.adjudication.section import (
+        adjudicated_section,
+        dimension_adjudication,
+    )
 
     sections = {
         "accuracy": accuracy_section(acc, inputs),
@@ -218,6 +221,11 @@ def build_report(acc: Accumulator, inputs: ScoringInputs, facts: RunFacts) -> di
         "answers": answers_section(acc, inputs),
     }
     adjudication = adjudicated_section(acc, facts.adjudication)
+    dimensions = dimension_cells(sections, adjudication, inputs)
+    for cell in dimensions:
+        adjudicated = dimension_adjudication(adjudication, cell["dimension"])
+        if adjudicated is not None:
+            cell["adjudication"] = adjudicated
     return {
         "schemaVersion": SCHEMA_VERSION,
         "scorer": scorer_identity(),
@@ -226,7 +234,7 @@ def build_report(acc: Accumulator, inputs: ScoringInputs, facts: RunFacts) -> di
         "integrity": _integrity(facts, inputs),
         "seal": facts.seal,
         "configuration": facts.documents["config"],
-        "dimensions": dimension_cells(sections, adjudication, inputs),
+        "dimensions": dimensions,
         "statusCounts": [{"status": k, "count": str(v)} for k, v in sorted(_statuses(acc).items())],
         "nonOutcomeCells": plain_rows(acc.non_outcome),
         "unreadableRecords": acc.unreadable,

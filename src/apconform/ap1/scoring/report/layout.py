@@ -98,7 +98,7 @@ def _head(doc: dict[str, Any]) -> list[Section]:
                 d["status"],
                 _n(d["n"]),
                 _n(d["evidenceClass"]) or "n/a",
-                d["summary"] or d["reason"],
+                " ".join(t for t in (d["summary"] or d["reason"], _adjudicated(d)) if t),
             ]
             for d in doc["dimensions"]
         ],
@@ -357,6 +357,12 @@ def _transcription(doc: dict[str, Any]) -> list[Section]:
     return [s, r]
 
 
+def _adjudicated(cell: dict[str, Any]) -> str:
+    """A dimension's adjudication line (who, when, kappa), when people adjudicated it."""
+    adjudication = cell.get("adjudication")
+    return "" if adjudication is None else str(adjudication["statement"])
+
+
 def _answers(doc: dict[str, Any]) -> list[Section]:
     """Answer-level outcomes per item (with the chart) and the human adjudication."""
     a, adj = doc["answers"], doc["adjudication"]
@@ -370,13 +376,39 @@ def _answers(doc: dict[str, Any]) -> list[Section]:
     h = Section("Human adjudication")
     h.p(f"{adj['routed']} row(s) routed ({_c(adj['routedByDimension'])}). {adj['statement']}")
     if adj["imported"]:
+        scorers = "; ".join(
+            f"scorer {s['scorer']}: {s['name']} ({s['marked']} marked, {s['partlyMarked']} partly, "
+            f"{s['unmarked']} unmarked)"
+            for s in adj["scorers"]
+        )
+        h.p(
+            f"Adjudicated by {scorers}. Merged {adj['completed'] or '(time not stated)'}"
+            + (
+                ", accepting rows left unmarked or partly marked"
+                if adj["acceptedIncomplete"]
+                else ""
+            )
+            + f". Disagreements settled in reconciliation: {adj['settled']}"
+            + (f", by {', '.join(adj['settledBy'])}" if adj["settledBy"] else "")
+            + "."
+        )
         h.p(
             f"Agreed answer outcomes: {_c(adj['answerOutcomes'])}; agreed accuracy: "
             f"{_r(adj['accuracy'])}; unresolved rows: {adj['unresolved']}; "
             f"stale rows: {adj['stale']}."
         )
         h.table(
-            ("Measure", "n", "Agreed", "Raw agreement", "Cohen's kappa", "Caveat", "Disagreements"),
+            (
+                "Measure",
+                "n",
+                "Agreed",
+                "Raw agreement",
+                "Cohen's kappa",
+                "95% interval",
+                "Caveat",
+                "Disagreements",
+                "Settled",
+            ),
             [
                 [
                     g["measure"],
@@ -384,8 +416,14 @@ def _answers(doc: dict[str, Any]) -> list[Section]:
                     g["agreed"],
                     _n(g["rawAgreement"]),
                     _n(g["kappa"]) or "undefined",
+                    (
+                        f"{g['kappaInterval']['lower']} to {g['kappaInterval']['upper']}"
+                        if g["kappaInterval"]
+                        else "none"
+                    ),
                     _n(g["caveat"]),
                     str(len(g["disagreements"])),
+                    str(sum(1 for d in g["disagreements"] if d["settled"])),
                 ]
                 for g in adj["agreement"]
             ],
