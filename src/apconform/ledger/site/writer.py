@@ -33,6 +33,7 @@ from apconform.ledger.site.pages import (
     index_page,
     matrix_section,
     profiles_section,
+    status_section,
 )
 from apconform.ledger.store import Ledger
 
@@ -106,6 +107,7 @@ def _pages(ledger: Ledger) -> dict[str, str]:
         implementations=counts,
         profiles=profiles_section(profiles),
         apx=apx_section(apx),
+        status=status_section(matrices),
     )
     for seq, summary in summaries.items():
         entry = ledger.entry(seq).entry
