@@ -103,9 +103,7 @@ def test_the_site_in_a_browser(browser: Browser, tmp_path: Path) -> None:
     assert view.horizontal_overflow() == 0
     cells = view.texts("table.matrix td")
     assert len(cells) == 15 * clauses and all(text.strip() for text in cells)
-    assert (
-        "\u2717 FAIL" in cells and "\u2713 pass" in cells and "untestable" in cells
-    )  # KIT-SIG-3 etc.: no vector can test them
+    assert "\u2717 FAIL" in cells and "\u2713 pass" in cells and "untestable" in cells
     assert view.texts("table.profile thead th")[1:] == [
         "mock-mixed\nentry 6, sealed "
         + view.texts("table.profile thead th")[1].split("sealed ")[1],
