@@ -292,7 +292,14 @@ def _cmd_verify_transcript(args: argparse.Namespace) -> int:
         return status
     for problem in report.problems:
         print(problem)
+    source = _imported_from(report.records)
     state = "finished" if report.finished else "NOT FINISHED (resume to complete it)"
+    if source is not None and not report.finished:
+        # an imported run holds what its source recorded; ap1 run --resume refuses it
+        state = (
+            f"imported from {source} with the executions it recorded, not finished; an imported "
+            f"run is never resumed: score it with `apconform ap1 score {folder}`"
+        )
     of = f" of {planned}" if planned is not None else ""
     print(
         f"{path}: {len(report.records)} records, {len(report.cells)}{of} cells, {state}; "
@@ -306,8 +313,18 @@ def _cmd_verify_transcript(args: argparse.Namespace) -> int:
     if scored is not None:
         print(f"  score report: {scored.message}")
     verdict = {0: "verifies", 1: "does NOT verify", UNFINISHED: "verifies so far, unfinished"}
+    if source is not None:
+        verdict[UNFINISHED] = "verifies; the imported run is unfinished and stays so"
     print(f"transcript {verdict[status]} (exit status {status})")
     return status
+
+
+def _imported_from(records: list[dict[str, Any]]) -> str | None:
+    """The instrument a run was imported from (its run-started provenance), or None."""
+    started = records[0].get("runStarted") if records else None
+    provenance = started.get("provenance") if isinstance(started, dict) else None
+    source = provenance.get("source") if isinstance(provenance, dict) else None
+    return source if isinstance(source, str) and source else None
 
 
 def _check_head_schema(head: Any, name: str) -> None:
