@@ -70,6 +70,16 @@ def _seal(args: argparse.Namespace, paths: Any) -> dict[str, Any]:
     return record
 
 
+def _check_endpoint(args: argparse.Namespace, paths: Any) -> None:
+    """A run for a built-in model refuses, before sealing, a server that is not its endpoint."""
+    from apconform.ap1.inputs.files import load_inputs
+    from apconform.ap1.mock.identity import check_built_in_endpoint, inputs_identity
+
+    check_built_in_endpoint(
+        *inputs_identity(load_inputs(paths, endpoint=args.endpoint, model=args.model))
+    )
+
+
 def _cmd_seal(args: argparse.Namespace) -> int:
     paths = _input_paths(args)
     if paths is None:
@@ -117,6 +127,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
     if args.concurrency < 1:
         raise UsageError("--concurrency must be at least 1")
+    paths = None
     if args.resume:
         if args.output_dir or _input_paths(args) is not None or args.endpoint or args.model:
             raise UsageError(
@@ -131,6 +142,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         run_dir = _output_dir(args.output_dir) or Path()
         paths = _input_paths(args)
         if paths is not None:
+            _check_endpoint(args, paths)  # before the run directory is written
             _seal(args, paths)
         elif args.endpoint or args.model:
             raise UsageError(
@@ -139,6 +151,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if args.stop_after_failures < 1:
         raise UsageError("--stop-after-failures must be at least 1")
     share = _share(args.max_unmeasured_share)
+    if paths is None and (run_dir / "seal.json").is_file():  # a built-in model: ours?
+        from apconform.ap1.mock.identity import check_built_in_endpoint, sealed_identity
+
+        check_built_in_endpoint(*sealed_identity(run_dir))
     started = time.perf_counter()
     result = run_sealed(
         run_dir,
@@ -371,7 +387,9 @@ def _cmd_serve_mock(args: argparse.Namespace) -> int:
     print(f"built-in endpoint on {mock.url} (seed {args.seed}, latency {args.latency_ms} ms)")
     for model in MODELS:
         print(f"  {model:24} {PERSONAS[model[5:]]}")
-    print("stop with Ctrl-C", flush=True)
+    # the socket listens since MockEndpoint() returned: connections wait for serve_forever
+    print(f"ready: the built-in endpoint accepts connections on {mock.url}; stop it with Ctrl-C")
+    sys.stdout.flush()
     try:
         mock.serve_forever()
     except KeyboardInterrupt:
