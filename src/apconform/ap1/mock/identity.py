@@ -36,6 +36,7 @@ __all__ = [
 IDENTITY_PATH = "/v1/apconform/endpoint"
 IDENTITY_KIND = "apconform-ap1-built-in-endpoint"
 _COMPARED = ("fixture", "questions", "derivations")
+_LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 ENDPOINT_FOREIGN = define_code(
     "AP1-ENDPOINT-FOREIGN",
@@ -98,12 +99,13 @@ def check_built_in_endpoint(
 ) -> bool:
     """For a built-in model, refuse a server at ``url`` that is not the expected endpoint.
 
-    Returns False (nothing checked) when ``model`` is not a built-in one.
+    Returns False (nothing checked) when ``model`` is not a built-in one, or ``url`` is not
+    on this machine's loopback (no request leaves the machine before the run's own checks).
     """
     from apconform.ap1.mock.server import MODELS
 
-    if model not in MODELS:
-        return False
+    if model not in MODELS or urlsplit(url).hostname not in _LOOPBACK:
+        return False  # the built-in endpoint listens on 127.0.0.1 alone; ask nobody else
     try:
         status, body = _ask(url, timeout)
     except OSError as exc:
