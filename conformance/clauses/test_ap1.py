@@ -694,11 +694,12 @@ def test_AP1_IMP_4(conformance_case: ConformanceCase) -> None:
     """A source record is refused, naming its line, when it is not a JSON object, is of an
     unknown record type, has a member the import does not know or lacks one it needs, comes
     out of order (a figure record that follows no execution, an execution without the figure
-    record that must follow it), repeats an earlier execution record (naming both records'
-    lines), exceeds the configured repeats of its condition and item, or disagrees with the
-    supplied inputs (another system prompt, other delivered data or question, a request
-    record naming another endpoint or model) or with itself (tool calls that differ from the
-    recorded conversation). An import converts every record or writes nothing.
+    record that must follow it), repeats an earlier executed record (naming both records'
+    lines; VOID records, which never reached the model, may repeat), exceeds the configured
+    repeats of its condition and item, or disagrees with the supplied inputs (another system
+    prompt, other delivered data or question, a request record naming another endpoint or
+    model) or with itself (tool calls that differ from the recorded conversation). An import
+    converts every record or writes nothing.
     """
     conformance_case.check()
 

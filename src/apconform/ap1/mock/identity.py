@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from apconform.ap1.inputs.plan import RunInputs
+from apconform.ap1.mock.personas import PERSONAS
 from apconform.ap1.rundir import INPUT_FILES, SEAL_FILE, load_in
 from apconform.ap1.seal.source import instrument_source_hash
 from apconform.core.canonical import sha256_hex
@@ -37,6 +38,8 @@ IDENTITY_PATH = "/v1/apconform/endpoint"
 IDENTITY_KIND = "apconform-ap1-built-in-endpoint"
 _COMPARED = ("fixture", "questions", "derivations")
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
+_BUILT_IN = frozenset(f"mock-{name}" for name in PERSONAS)
+"""The built-in endpoint's models (the server's MODELS), one per persona."""
 
 ENDPOINT_FOREIGN = define_code(
     "AP1-ENDPOINT-FOREIGN",
@@ -102,9 +105,7 @@ def check_built_in_endpoint(
     Returns False (nothing checked) when ``model`` is not a built-in one, or ``url`` is not
     on this machine's loopback (no request leaves the machine before the run's own checks).
     """
-    from apconform.ap1.mock.server import MODELS
-
-    if model not in MODELS or urlsplit(url).hostname not in _LOOPBACK:
+    if model not in _BUILT_IN or urlsplit(url).hostname not in _LOOPBACK:
         return False  # the built-in endpoint listens on 127.0.0.1 alone; ask nobody else
     try:
         status, body = _ask(url, timeout)

@@ -189,8 +189,11 @@ def _convert_all(
     lines = 0
     seen: dict[str, int] = {}
     for pair in _pairs(iter(records), seal_hash):
-        digest = sha256_hex(pair.engine)  # the timestamp and response id make each one unique
-        first = seen.setdefault(digest, pair.engine_line)
+        # an executed record is unique (its timestamp, the response id); a VOID one never
+        # reached the model, and repeats of an underivable item may be written alike
+        void = pair.engine.get("error_state") == "VOID"
+        digest = sha256_hex(pair.engine)
+        first = pair.engine_line if void else seen.setdefault(digest, pair.engine_line)
         if first != pair.engine_line:
             raise ApconformError(
                 IMPORT_RECORD,
