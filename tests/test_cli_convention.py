@@ -165,7 +165,8 @@ def test_verify_seal_of_a_missing_directory(capsys: pytest.CaptureFixture[str]) 
     assert json.loads(captured.out)["error"] == {
         "code": "APC-FILE-NOT-FOUND",
         "message": "/nonexistent: no such file or directory",
-        "hint": "Check the run directory you named (relative paths start at the current directory).",
+        "hint": "Check the run directory you named "
+        "(relative paths start at the current directory).",
     }
     assert "does NOT verify" not in captured.out + captured.err
 
