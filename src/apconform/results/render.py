@@ -40,7 +40,7 @@ _ITEMS = (("vectors", "vector"), ("clauses", "clause"), ("dimensions", "dimensio
 
 
 def _breakdown(diff: dict[str, Any], kind: str) -> str:
-    """" (3 vectors, 4 clauses)": a count of several kinds of item never reads as one number."""
+    """ " (3 vectors, 4 clauses)": a count of several kinds of item never reads as one number."""
     parts = []
     for section, noun in _ITEMS:
         n = sum(1 for change in diff[section] if change["change"] == kind)
