@@ -44,6 +44,26 @@ LAUNCH_FLAGS = (
     "--disable-sync",
 )
 _LOCAL = ("file:", "data:", "about:")
+_SPLIT_TOKENS = """
+selector => {
+  const found = [];
+  for (const cell of document.querySelectorAll(selector)) {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (node.parentElement.closest('details:not([open])')) continue;
+      for (const match of node.textContent.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const tops = new Set([...range.getClientRects()]
+          .filter(r => r.width > 0).map(r => Math.round(r.top)));
+        if (tops.size > 1) found.push(match[0]);
+      }
+    }
+  }
+  return found;
+}
+"""
 
 
 def chromium_path() -> str | None:
@@ -86,6 +106,14 @@ class PageView:
             for box in (h.bounding_box() for h in self.page.locator(selector).element_handles())
             if box is not None
         ]
+
+    def split_tokens(self, selector: str = "td, th") -> list[str]:
+        """Every word (a run without spaces) drawn over more than one line inside ``selector``.
+
+        A number or an identifier split by the line breaker ("14/2" for 142) is a fault;
+        text inside closed ``details`` is not drawn and is not looked at.
+        """
+        return [str(t) for t in self.page.evaluate(_SPLIT_TOKENS, selector)]
 
     def close(self) -> None:
         self.page.close()

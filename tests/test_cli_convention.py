@@ -56,8 +56,8 @@ def _table(heading: str) -> list[list[str]]:
 
 
 def test_the_walk_sees_every_command() -> None:
-    assert len(PATHS) == 57
-    assert len(GROUPS) == 8 and len(LEAVES) == 49
+    assert len(PATHS) == 58
+    assert len(GROUPS) == 8 and len(LEAVES) == 50
 
 
 def test_the_exit_table_in_the_docs_is_the_conventions() -> None:
@@ -167,7 +167,8 @@ def test_verify_seal_of_a_missing_directory(capsys: pytest.CaptureFixture[str]) 
     assert json.loads(captured.out)["error"] == {
         "code": "APC-FILE-NOT-FOUND",
         "message": "/nonexistent: no such file or directory",
-        "hint": "Check the run dir you named (relative paths start at the current directory).",
+        "hint": "Check the run directory you named "
+        "(relative paths start at the current directory).",
     }
     assert "does NOT verify" not in captured.out + captured.err
 

@@ -132,7 +132,7 @@ def test_ap1_report_in_a_browser(browser: Browser, ap1_doc: dict[str, Any], tmp_
     assert f"{first['itemId']}/{first['condition']}/{first['surface']}" in listed
 
     # a table without headings (the run's facts) has no empty heading row
-    facts = view.page.locator("section >> nth=0 >> table")
+    facts = _section(view, "The run").locator("table")
     assert facts.locator("thead").count() == 0 and facts.locator("tr").count() == 6
 
     # booleans read yes/no; the drop ratio is a formula with its value and the rates in it
@@ -152,7 +152,7 @@ def test_ap1_report_in_a_browser(browser: Browser, ap1_doc: dict[str, Any], tmp_
     view.close()
 
 
-def test_long_numbers_wrap_inside_their_cells(
+def test_long_numbers_stay_whole_and_their_table_scrolls_in_its_box(
     browser: Browser, ap1_doc: dict[str, Any], tmp_path: Path
 ) -> None:
     doc = dict(ap1_doc)
@@ -172,11 +172,13 @@ def test_long_numbers_wrap_inside_their_cells(
     page = tmp_path / "long.html"
     page.write_text(render_ap1_html(doc), encoding="utf-8")
     view = browser.open(page, width=800)
-    assert view.horizontal_overflow() == 0
+    assert view.horizontal_overflow() == 0  # the page does not scroll sideways
     assert _spilling_cells(view) == 0
     cell = view.page.locator("td", has_text=long + "7")
     box = cell.bounding_box()
-    assert box is not None and box["height"] > 30  # wrapped onto more than one line
+    assert box is not None and box["height"] < 30  # one line: a number is never split
+    scroller = view.page.locator("div.tw", has=cell)
+    assert scroller.evaluate("e => e.scrollWidth > e.clientWidth")  # the table's box scrolls
     view.close()
 
 

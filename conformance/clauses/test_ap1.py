@@ -739,11 +739,12 @@ def test_AP1_IMP_4(conformance_case: ConformanceCase) -> None:
     """A source record is refused, naming its line, when it is not a JSON object, is of an
     unknown record type, has a member the import does not know or lacks one it needs, comes
     out of order (a figure record that follows no execution, an execution without the figure
-    record that must follow it), exceeds the configured repeats of its condition and item,
-    or disagrees with the supplied inputs (another system prompt, other delivered data or
-    question, a request record naming another endpoint or model) or with itself (tool calls
-    that differ from the recorded conversation). An import converts every record or writes
-    nothing.
+    record that must follow it), repeats an earlier executed record (naming both records'
+    lines; VOID records, which never reached the model, may repeat), exceeds the configured
+    repeats of its condition and item, or disagrees with the supplied inputs (another system
+    prompt, other delivered data or question, a request record naming another endpoint or
+    model) or with itself (tool calls that differ from the recorded conversation). An import
+    converts every record or writes nothing.
     """
     conformance_case.check()
 
@@ -756,7 +757,9 @@ def test_AP1_IMP_5(conformance_case: ConformanceCase) -> None:
     source never declared (a sampling parameter it does not name, the tool choice, the
     transport policy) is filled by a fixed rule and listed, one note each, in the import
     record; a dimension the source claims that the kit's minimum item counts refuse
-    (AP1-QST-2) is not claimed, and the import record gives the reason.
+    (AP1-QST-2) is not claimed, nor is D2 when the source keeps neither the request bytes
+    nor the response envelopes of every round (AP1-D2-2 and AP1-D2-3 rest on them), and the
+    import record gives each reason.
     """
     conformance_case.check()
 

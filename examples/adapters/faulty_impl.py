@@ -7,7 +7,8 @@ its fault plan. A case is named by the first 16 hex characters of
 expectations, only what the adapter protocol sends it, so the plan is keyed by
 what it does see. The plan is ``KIND=KEY[,KIND=KEY...]``, given as the
 arguments (exec) or in the ``APCONFORM_FAULTS`` environment variable (direct:
-``direct:faulty_impl:adapter`` with this folder on the Python path).
+``direct:faulty_impl:adapter`` with this folder on the Python path). A tester may
+name a shipped vector instead of its key: ``wrong-value=vector:kit-jcs-negative-zero``.
 
 Kinds: wrong-value (every scalar of the answer altered; a refusal becomes an
 answer), wrong-refusal (an answer becomes a refusal, a refusal gets another
@@ -48,12 +49,26 @@ def case_key(operation: str, value: Any) -> str:
     return sha256_hex({"operation": operation, "input": value})[:16]
 
 
+def _key_of_vector(vector_id: str) -> str:
+    """The case key of one of the kit's shipped vectors, named by its id (a tester's shorthand:
+    the running implementation still sees only operations and inputs)."""
+    from apconform.conformance.vectors import load_vectors
+
+    for item in load_vectors():
+        if item.id == vector_id:
+            return case_key(item.vector.operation, item.vector.input)
+    raise SystemExit(f"faulty_impl: no shipped vector has the id {vector_id!r}")
+
+
 def parse_plan(text: str) -> dict[str, str]:
+    """``KIND=KEY`` items, comma-separated; KEY is a case key or ``vector:ID``."""
     plan = {}
     for item in filter(None, (part.strip() for part in text.split(","))):
         kind, _, key = item.partition("=")
         if kind not in KINDS or not key:
             raise SystemExit(f"faulty_impl: bad fault {item!r}; kinds: {', '.join(KINDS)}")
+        if key.startswith("vector:"):
+            key = _key_of_vector(key.removeprefix("vector:"))
         plan[key] = kind
     return plan
 

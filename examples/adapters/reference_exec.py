@@ -3,7 +3,9 @@
 
 Run it under the harness with
 
-    apconform check --impl "exec:python examples/adapters/reference_exec.py"
+    .venv/bin/apconform check --impl "exec:.venv/bin/python examples/adapters/reference_exec.py"
+
+(name the interpreter that has apconform installed: a bare `python` is whatever PATH finds).
 
 The harness writes one JSON message per line to our stdin and reads one JSON
 answer per line from our stdout. Anything we want to log goes to stderr (the

@@ -204,9 +204,12 @@ class Execution:
     condition: str
     item: str
     calls: list[Call]
-    final: str
+    final: str | None
     figure: tuple[str, str | None]
-    invocation: str = "INVOKED"
+    invocation: str | None = "INVOKED"
+    evidence: str = "EV-2 PLATFORM-STRUCTURAL"
+    """The evidence class as the reference prints it; "EV-0 UNOBSERVABLE" for a round it
+    could not read, whose last response (the one asking for the calls) is the final one."""
     attempted_at: float = 1788866000.5
     timestamp: str = "2026-09-08T11:20:00.000000+00:00"
     reasoning: dict[int, str] = field(default_factory=dict)
@@ -280,6 +283,14 @@ def engine_record(
                     "type": "function",
                 }
             )
+    final_message: dict[str, Any] = {
+        "annotations": [],
+        "content": execution.final,
+        "refusal": None,
+        "role": "assistant",
+    }
+    if execution.evidence.startswith("EV-0"):  # the re-send failed: the last response asked
+        final_message = dict(conversation[-1 - len(listed)])  # for the calls of the last turn
     if august:
         request_sent: dict[str, Any] = {"messages": conversation}
     else:
@@ -305,7 +316,7 @@ def engine_record(
         "attestation_reason": None,
         "condition": execution.condition,
         "error_state": None,
-        "evidence_class": "EV-2 PLATFORM-STRUCTURAL",
+        "evidence_class": execution.evidence,
         "ground_truth_final": FINALS[execution.item],
         "invocation_outcome": execution.invocation,
         "item_id": execution.item,
@@ -335,12 +346,7 @@ def engine_record(
                     "finish_reason": "stop",
                     "index": 0,
                     "logprobs": None,
-                    "message": {
-                        "annotations": [],
-                        "content": execution.final,
-                        "refusal": None,
-                        "role": "assistant",
-                    },
+                    "message": final_message,
                 }
             ],
             "id": f"chatcmpl-test-{number}",
@@ -361,7 +367,7 @@ def figure_record(seal: dict[str, Any], execution: Execution) -> dict[str, Any]:
         "arm_id": execution.condition,
         "condition": execution.condition,
         "error_state": None,
-        "evidence_class": "EV-2 PLATFORM-STRUCTURAL",
+        "evidence_class": execution.evidence,
         "expected": FINALS[execution.item],
         "figure_outcome": outcome,
         "figure_reason": "",
@@ -430,6 +436,23 @@ def grounded_v2(condition: str = "base") -> Execution:
         ],
         "You will owe $475.00.",
         ("AUTO-MATCH", "475.00"),
+    )
+
+
+def unreadable_v1(condition: str = "base") -> Execution:
+    """V1 whose re-send after its first call failed: the reference's EV-0, as run F's base
+    Q08 #1 (no invocation outcome, the figure UNMEASURABLE, no released figure)."""
+    first = grounded_v1(condition).calls[0]
+    return Execution(
+        condition,
+        "V1",
+        [first],
+        None,
+        ("UNMEASURABLE", None),
+        invocation=None,
+        evidence="EV-0 UNOBSERVABLE",
+        attempted_at=1788866002.75,
+        timestamp="2026-09-08T11:21:00.000000+00:00",
     )
 
 

@@ -318,8 +318,12 @@ def _calls_disagree(lines: list[str]) -> list[str]:
 
 def _too_many(lines: list[str]) -> list[str]:
     config, seal = published("run_e_mini")
-    extra = transcript_lines({**config}, seal, [grounded_v2()] * 2, august=False)
-    return lines + extra * 25
+    more = []
+    for number in range(50):  # distinct executions (a repeated record is refused as such)
+        execution = grounded_v2()
+        execution.timestamp = f"2026-09-08T12:{number // 60:02d}:{number % 60:02d}.000000+00:00"
+        more.append(execution)
+    return lines + transcript_lines({**config}, seal, more, august=False)
 
 
 @pytest.mark.parametrize(

@@ -41,13 +41,16 @@ def test_a_small_table_collapses_its_groups_and_cuts_the_rest() -> None:
     cells = _cells(10)
     html = _table(_block([_convert(c) for c in cells], 2))
     assert html == (
-        "<table><thead><tr><th>Cell</th><th>Status</th><th>Reason</th></tr></thead><tbody>"
-        '<tr class="group"><td colspan="3"><span class="count">6 cells</span>: FAILED \u2014 '
-        "timeout<details><summary>which cells</summary>base/item-0/1, base/item-2/1, "
-        "base/item-4/1, base/item-5/1, base/item-7/1, base/item-9/1</details></td></tr>"
-        "<tr><td>base/item-1/1</td><td>FAILED</td><td>refused</td></tr>"
-        "<tr><td>base/item-3/1</td><td>FAILED</td><td>refused</td></tr>"
-        "</tbody></table><p>(5 more row(s) in score-report.json.)</p>"
+        '<div class="tw"><table><thead><tr><th>Cell</th><th>Status</th><th>Reason</th></tr>'
+        '</thead><tbody><tr class="group"><td colspan="3"><span class="count">6 cells</span>: '
+        "FAILED \u2014 timeout<details><summary>which cells</summary>"
+        '<span class="nb">base/item-0/1,</span> <span class="nb">base/item-2/1,</span> '
+        '<span class="nb">base/item-4/1,</span> <span class="nb">base/item-5/1,</span> '
+        '<span class="nb">base/item-7/1,</span> <span class="nb">base/item-9/1</span>'
+        "</details></td></tr>"
+        '<tr><td><span class="nb">base/item-1/1</span></td><td>FAILED</td><td>refused</td></tr>'
+        '<tr><td><span class="nb">base/item-3/1</span></td><td>FAILED</td><td>refused</td></tr>'
+        "</tbody></table></div><p>(5 more row(s) in score-report.json.)</p>"
     )
 
 

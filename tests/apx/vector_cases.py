@@ -105,7 +105,12 @@ def arithmetic() -> None:
             f"apx-power-{name}",
             ["APX-QTY-3"],
             "apx.power_metrics",
-            f"W = {work} over T = {wall}: AP {power}, APx {exponent} (exact at powers of two).",
+            f"W = {work} over T = {wall}: AP {power}, "
+            + (
+                "APx null (log2 of 0 has no value)."
+                if exponent is None
+                else f"APx {exponent} (exact at powers of two)."
+            ),
             {"creditedHumanHours": work, "wallHours": wall},
             exact({"AP": power, "APx": exponent}),
         )

@@ -135,3 +135,36 @@ def test_vectors_show_prints_the_vector_with_its_clauses_quoted(
     assert detail["clauses"][0]["quote"].startswith("A document is refused when any value")
     assert main(["vectors", "show", "no-such-vector"]) == 2
     assert "no vector has the id 'no-such-vector'" in capsys.readouterr().err
+
+
+_REFUSAL_BLOCK = re.compile(r"^Refusal \(.*?\):\n\n```json\n(.*?)\n```", re.MULTILINE | re.DOTALL)
+
+
+def test_refusal_examples_are_what_the_wire_carries() -> None:
+    """Each refused example is the adapter answer's `refusal` member, with the wire's `code`."""
+    from jsonschema import Draft202012Validator
+
+    schema = json.loads(
+        (REPO / "schemas" / "jsonschema" / "adapter-answer.schema.json").read_text("utf-8")
+    )
+    validator = Draft202012Validator(schema)
+    checked = 0
+    for page in PAGES.values():
+        text = page.read_text(encoding="utf-8")
+        assert '"errorCode"' not in text, page.name
+        for block in _REFUSAL_BLOCK.findall(text):
+            example = json.loads(block)
+            assert list(example) == ["refusal"] and "code" in example["refusal"], block
+            errors = [e.message for e in validator.iter_errors({"seq": 1, **example})]
+            assert errors == [], block
+            checked += 1
+    assert checked >= 10
+
+
+def test_vectors_list_never_prints_pythons_none(capsys: pytest.CaptureFixture[str]) -> None:
+    """A JSON null reads "null" in a description; "None" is Python leaking into the text."""
+    assert main(["vectors", "list"]) == 0
+    out = capsys.readouterr().out
+    assert len(out.splitlines()) == len(VECTORS) + 1
+    assert re.findall(r"\bNone\b", out) == []
+    assert "APx null (log2 of 0 has no value)" in out

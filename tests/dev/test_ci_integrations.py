@@ -20,6 +20,8 @@ import shutil
 import socket
 import subprocess
 import sys
+import sysconfig
+import tempfile
 import time
 import zipfile
 from collections.abc import Iterator
@@ -117,7 +119,8 @@ def _run_action(
 ) -> list[tuple[str, subprocess.CompletedProcess[str] | None]]:
     """Every step in order; `uses:` steps are recorded (None), not run.
 
-    setup-python is stood in for by a Python 3.11 put first on PATH.
+    setup-python is stood in for as the action runs it (update-environment: false): it
+    changes nothing on the job's PATH and gives the path of a Python 3.11 as its output.
     """
     results: list[tuple[str, subprocess.CompletedProcess[str] | None]] = []
     for step in _action()["runs"]["steps"]:
@@ -125,9 +128,58 @@ def _run_action(
             continue
         if str(step.get("uses", "")).startswith("actions/setup-python@"):
             assert step["with"]["python-version"] == "${{ inputs.python-version }}"
-            runner.path.insert(0, python_dir)
+            assert step["with"]["update-environment"] is False
+            runner.outputs[step["id"]] = {"python-path": str(Path(python_dir) / "python3")}
         results.append((step["name"], runner.run(step) if "run" in step else None))
     return results
+
+
+def _venv_with_this_kit(python: Path, folder: Path) -> Path:
+    """A new environment of ``python`` that imports this checkout's kit and its dependencies
+    (a .pth file naming them, no install); its site-packages folder."""
+    subprocess.run([str(python), "-m", "venv", "--without-pip", str(folder)], check=True)
+    purelib = Path(
+        subprocess.run(
+            [
+                str(folder / "bin" / "python"),
+                "-c",
+                "import sysconfig;print(sysconfig.get_paths()['purelib'])",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    )
+    lines = [sysconfig.get_paths()["purelib"], str(ROOT / "src")]
+    (purelib / "this-kit.pth").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return purelib
+
+
+def _job_environment(folder: Path) -> Path:
+    """A Python implementer's own environment: their interpreter with their dependencies.
+
+    It can import what their adapter needs (here apconform's reference operations, from
+    this checkout, and ``their_dependency``, which exists nowhere else); its bin folder is
+    first on the job's PATH, as after their own setup-python and pip install.
+    """
+    purelib = _venv_with_this_kit(Path(sys.executable), folder)
+    (purelib / "their_dependency.py").write_text("READY = True\n", encoding="utf-8")
+    return folder / "bin"
+
+
+def _their_adapter(source: Path, target: Path) -> None:
+    """An example adapter that also imports the implementer's own dependency."""
+    text = source.read_text(encoding="utf-8").replace(
+        "from __future__ import annotations\n",
+        "from __future__ import annotations\n\nimport their_dependency  # only in their env\n",
+        1,
+    )
+    assert "import their_dependency" in text
+    target.write_text(text, encoding="utf-8")
+
+
+def _kit_bin(runner: Runner) -> Path:
+    return Path(runner.outputs["install"]["apconform"]).parent
 
 
 def _inputs(**given: str) -> dict[str, str]:
@@ -143,8 +195,9 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Runner
     base = tmp_path_factory.mktemp("action")
     workspace = base / "workspace"
     workspace.mkdir()
-    shutil.copy(ADAPTERS / "reference_exec.py", workspace / "impl.py")
-    runner = Runner(workspace, _inputs(impl="exec:python impl.py", protocol="kit"))
+    _their_adapter(ADAPTERS / "reference_exec.py", workspace / "impl.py")
+    runner = Runner(workspace, _inputs(impl="exec:python3 impl.py", protocol="kit"))
+    runner.path = [str(_job_environment(base / "their-venv"))]
     yield runner, _run_action(runner, _python_on_path(base / "setup-python"))
 
 
@@ -161,6 +214,16 @@ def test_the_action_is_a_composite_action_whose_scripts_read_inputs_from_env() -
         if "run" in step:
             assert step["shell"] == "bash"
             assert "${{" not in step["run"], step["name"]  # no expression inside a script
+
+
+def test_third_party_actions_are_pinned_by_commit() -> None:
+    """A tag can be moved; a commit SHA cannot. Each pin names its release beside it."""
+    text = (ROOT / "action.yml").read_text(encoding="utf-8")
+    pins = re.findall(r"uses: ([\w.-]+/[\w.-]+)@(\S+)(.*)", text)
+    assert [name for name, _, _ in pins] == ["actions/setup-python", "actions/upload-artifact"]
+    for name, ref, comment in pins:
+        assert re.fullmatch(r"[0-9a-f]{40}", ref), (name, ref)
+        assert re.fullmatch(r"\s+# v\d+\.\d+\.\d+", comment), (name, comment)
 
 
 def test_the_action_installs_the_kit_and_checks_the_example_adapter(
@@ -180,6 +243,11 @@ def test_the_action_installs_the_kit_and_checks_the_example_adapter(
             assert done.returncode == 0, (name, done.stdout[-2000:], done.stderr[-2000:])
     install = results[1][1]
     assert install is not None and install.stdout.startswith("apconform ")
+    # the kit is not on the job's PATH: `python3 impl.py` ran the job's own interpreter, the
+    # one with their_dependency, and later steps keep theirs too
+    assert runner.path == [str(runner.workspace.parent / "their-venv" / "bin")]
+    kit = Path(runner.outputs["install"]["apconform"])
+    assert kit.is_file() and kit.parent.parent.name == "apconform-venv"
     assert runner.outputs["check"] == {"exit-code": "0"}
     reports = runner.workspace / "apconform-reports"
     assert sorted(p.name for p in reports.iterdir()) == ["report.html", "report.json", "report.xml"]
@@ -188,7 +256,7 @@ def test_the_action_installs_the_kit_and_checks_the_example_adapter(
     assert sum(1 for _ in cases) > 50
     assert suite.find(".//failure") is None
     report = [json.loads(line) for line in (reports / "report.json").read_text().splitlines()]
-    assert report[0]["record"] == "header" and report[0]["target"] == "exec:python impl.py"
+    assert report[0]["record"] == "header" and report[0]["target"] == "exec:python3 impl.py"
 
 
 def test_the_action_fails_the_job_on_findings_and_still_uploads(
@@ -206,9 +274,10 @@ def test_the_action_fails_the_job_on_findings_and_still_uploads(
     fault = f"wrong-value={case_key(vector['operation'], vector['input'])}"
     workspace = tmp_path / "workspace"
     workspace.mkdir()
-    shutil.copy(ADAPTERS / "faulty_impl.py", workspace / "impl.py")
-    failing = Runner(workspace, _inputs(impl=f"exec:python impl.py {fault}", protocol="kit"))
-    failing.path = runner.path  # the kit the first run installed
+    _their_adapter(ADAPTERS / "faulty_impl.py", workspace / "impl.py")
+    failing = Runner(workspace, _inputs(impl=f"exec:python3 impl.py {fault}", protocol="kit"))
+    failing.path = runner.path  # the job's own environment
+    failing.outputs["install"] = runner.outputs["install"]  # the kit the first run installed
     steps = {s["name"]: s for s in _action()["runs"]["steps"]}
     check = failing.run(steps["Run apconform check"])
     assert check.returncode == 0, check.stderr  # the step records; the last step fails the job
@@ -226,7 +295,7 @@ def test_the_wheel_ships_the_clause_suite_and_it_runs_from_the_install(
     installed: tuple[Runner, list[Any]], tmp_path: Path
 ) -> None:
     runner, _ = installed
-    python = Path(runner.path[0]) / "python"
+    python = _kit_bin(runner) / "python"
     found = subprocess.run(
         [
             str(python),
@@ -283,7 +352,7 @@ def test_apconform_dev_in_an_install_without_the_dev_extra_names_the_extra(
 ) -> None:
     runner, _ = installed
     done = subprocess.run(
-        [str(Path(runner.path[0]) / "apconform-dev"), "gen", "--check"],
+        [str(_kit_bin(runner) / "apconform-dev"), "gen", "--check"],
         cwd=runner.workspace,
         capture_output=True,
         text=True,
@@ -473,3 +542,76 @@ def test_the_containerfile_builds_and_runs_as_a_script(tmp_path: Path) -> None:
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def test_the_container_check_runs_as_the_host_user_and_writes_readable_reports(
+    tmp_path: Path,
+) -> None:
+    """`--user "$(id -u):$(id -g)"` as documented: the kit as a uid with no passwd entry.
+
+    No container tool here, so the check runs as uid and gid 4321 (which no account has)
+    with the image's HOME, in a folder that uid owns, as a bind mount of the user's folder
+    would be; the reports it writes must be that uid's and readable by every host user.
+    """
+    text = (ROOT / "Containerfile").read_text(encoding="utf-8")
+    docs = (ROOT / "docs/kit/continuous-integration.md").read_text(encoding="utf-8")
+    documented = '--user "$(id -u):$(id -g)" -v "$PWD:/work" apconform'
+    assert documented in text and documented in docs and "--userns=keep-id" in docs
+    home = next(
+        value
+        for keyword, rest in _instructions()
+        if keyword == "ENV"
+        for name, value in (pair.split("=", 1) for pair in shlex.split(rest))
+        if name == "HOME"
+    )
+    assert home == "/tmp"
+    system_python = Path("/usr/bin/python3")
+    if os.geteuid() != 0 or not system_python.exists():
+        pytest.skip("running as another uid needs root and a system Python")
+    scratch = Path(tempfile.mkdtemp(prefix="apconform-uid-"))
+    try:
+        scratch.chmod(0o755)
+        venv = scratch / "venv"  # a Python every uid can run, with this checkout's kit
+        _venv_with_this_kit(system_python, venv)
+        work = scratch / "work"
+        work.mkdir()
+        os.chown(work, 4321, 4321)
+        done = subprocess.run(
+            [str(venv / "bin/python"), "-m", "apconform.cli", "check", "--impl",
+             "direct:apconform.conformance.reference:adapter", "--protocol", "kit",
+             "--format", "junit", "--output", "report.xml"],
+            cwd=work,
+            env={"PATH": "/usr/bin:/bin", "HOME": home},
+            user=4321,
+            group=4321,
+            extra_groups=[],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )  # fmt: skip
+        if "Permission denied" in done.stderr and str(ROOT) in done.stderr:
+            pytest.skip(f"uid 4321 cannot read this checkout ({ROOT})")
+        assert done.returncode == 0, done.stderr[-2000:]
+        report = (work / "report.xml").stat()
+        assert (report.st_uid, report.st_gid) == (4321, 4321)
+        assert report.st_mode & 0o044 == 0o044  # group and others may read it
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def test_the_docs_pin_the_kit_to_what_exists() -> None:
+    """No doc tells a user to pin a tag the repository does not have (`v0.1.0` had none)."""
+    tags = subprocess.run(
+        ["git", "tag", "--list"], cwd=ROOT, capture_output=True, text=True, check=False
+    ).stdout.split()
+    pinned = []
+    for page in (ROOT / "docs/kit/continuous-integration.md", ROOT / "action.yml"):
+        text = page.read_text(encoding="utf-8")
+        pinned += re.findall(r"apconform/apconform@(v[\w.]+)", text)
+        pinned += re.findall(r"rev: (v[\w.]+)", text)
+        pinned += re.findall(r"apconform==([\w.]+)", text)
+    assert [ref for ref in pinned if ref not in tags] == []
+    guide = (ROOT / "docs/kit/continuous-integration.md").read_text(encoding="utf-8")
+    assert "uses: apconform/apconform@SHA" in guide and "rev: SHA" in guide
+    assert "git ls-remote https://github.com/apconform/apconform" in guide

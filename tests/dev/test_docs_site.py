@@ -132,6 +132,19 @@ def test_the_operation_catalogue(browser: Browser, site: tuple[Path, str], tmp_p
     assert page.locator("article table").count() > 5
 
 
+@pytest.mark.parametrize("width", [1280, 390])
+def test_operation_names_are_never_split_in_the_catalogues_tables(
+    browser: Browser, site: tuple[Path, str], width: int
+) -> None:
+    folder, _ = site
+    view = browser.open(folder / "operations/index.html", width=width)
+    names = view.texts("article table td:first-child code")
+    assert "kit.canonicalize" in names and len(names) > 20
+    assert view.split_tokens("article table td code, article table th") == []
+    assert view.horizontal_overflow() == 0
+    view.close()
+
+
 def test_the_command_line_page(browser: Browser, site: tuple[Path, str], tmp_path: Path) -> None:
     folder, _ = site
     view = _look(browser, folder / "cli/index.html", "cli", tmp_path)

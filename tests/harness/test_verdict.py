@@ -283,12 +283,13 @@ def test_the_exit_status_after_stop_is_checked(tmp_path: Path) -> None:
         "exitedCleanly": True,
         "stopDetail": "exited with status 0 after stop",
     }
-    assert clean.footer["verdict"] == "pass"
+    assert clean.footer["verdict"] == "incomplete"  # a partial run (--only), never a pass
     five = _exec_run(tmp_path, "print('bye', file=sys.stderr); sys.exit(5)")
     assert five.footer["stopCheck"]["processExitStatus"] == 5
     assert five.footer["stopCheck"]["exitedCleanly"] is False
     assert five.footer["verdict"] == "fail" and five.exit_status == 1
-    assert five.footer["problems"] == [
+    assert five.footer["problems"][0].startswith("partial run: --only chose 2 case(s)")
+    assert five.footer["problems"][1:] == [
         "after stop: the implementation exited with status 5 after stop; the adapter protocol "
         "requires status 0 (stderr: bye)"
     ]
@@ -319,7 +320,7 @@ def test_environment_variables_are_named_never_valued(
         "--only",
         "KIT-LOAD-3",
     ]
-    assert main([*args, "--env", "MY_IMPL_TOKEN", "--format", "json", "--output", str(report)]) == 0
+    assert main([*args, "--env", "MY_IMPL_TOKEN", "--format", "json", "--output", str(report)]) == 3
     text = report.read_text(encoding="utf-8")
     assert "s3cret-value" not in text
     records = [json.loads(line) for line in text.splitlines()]

@@ -50,8 +50,9 @@ def test_planted_regression_is_named_and_exits_1(
     text = capsys.readouterr().out
     assert f"newly passing  {PLANTED}  fail -> pass" in text
     assert text.splitlines()[-1] == (
-        "no regression: 0 newly failing, 2 newly passing, 0 changed, 0 added, 0 removed"
-    )
+        "no regression: 0 newly failing, 2 newly passing (1 vector, 1 clause), 0 changed, "
+        "0 added, 0 removed"
+    )  # one failing case, one clause: the count never mixes them into "2 failing"
 
 
 def test_identical_reports_do_not_differ(
@@ -139,3 +140,13 @@ def test_an_edited_report_is_refused_with_every_fault(
     assert err.startswith("refused: 2 violation(s)")
     footer = len(records) - 1
     assert f"APC-RESULT-INCONSISTENT at $[{footer}]: the case records do not match" in err
+
+
+def test_a_missing_report_is_named_in_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "v1.jsonl"
+    assert main(["report", "diff", str(missing), str(missing)]) == 2
+    err = capsys.readouterr().err
+    assert f"error APC-FILE-NOT-FOUND: {missing}: no such file or directory" in err
+    assert "hint: Check the earlier report (the first path) you named" in err

@@ -11,7 +11,16 @@ import logging
 import time
 from typing import Any
 
-__all__ = ["JsonFormatter", "logging_config"]
+__all__ = ["JsonFormatter", "NotYetReady", "logging_config"]
+
+
+class NotYetReady(logging.Filter):
+    """Drop uvicorn's "Uvicorn running on ..." line: it is logged when the socket is bound,
+    seconds before a worker accepts connections; ``apconform serve`` prints its own ready
+    line when one does."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("Uvicorn running on")
 
 
 class JsonFormatter(logging.Formatter):
@@ -36,12 +45,18 @@ class JsonFormatter(logging.Formatter):
 
 def logging_config(level: str = "info", *, access_log: bool = True) -> dict[str, Any]:
     """A ``logging.config.dictConfig`` for the server: JSON lines on stderr for every logger."""
-    handler = {"class": "logging.StreamHandler", "formatter": "json", "stream": "ext://sys.stderr"}
+    handler = {
+        "class": "logging.StreamHandler",
+        "formatter": "json",
+        "stream": "ext://sys.stderr",
+        "filters": ["not-yet-ready"],
+    }
     upper = level.upper()
     return {
         "version": 1,
         "disable_existing_loggers": False,
         "formatters": {"json": {"()": "apconform.api.logs.JsonFormatter"}},
+        "filters": {"not-yet-ready": {"()": "apconform.api.logs.NotYetReady"}},
         "handlers": {"stderr": handler},
         "loggers": {
             "apconform.api": {"handlers": ["stderr"], "level": upper, "propagate": False},

@@ -19,14 +19,27 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import gc
 import socket
+import sys
+import threading
+import time
 from typing import TYPE_CHECKING, Any, cast
+
+from apconform.core.errors import ApconformError, define_code
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
 
-__all__ = ["NoDelayProtocol", "run", "served_app"]
+__all__ = ["SERVE_PORT", "NoDelayProtocol", "check_port", "ready_line", "run", "served_app"]
+
+SERVE_PORT = define_code(
+    "APC-SERVE-PORT",
+    "The API cannot listen on the address and port",
+    "Choose another --port, or stop the program that holds this one (see what it is with "
+    "`ss -ltnp` or `lsof -i :PORT`).",
+)
 
 try:  # the faster parser when it is installed, as uvicorn's "auto" would choose
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol as _Base
@@ -73,3 +86,55 @@ def run(*, host: str, port: int, workers: int, log_config: dict[str, Any]) -> No
         timeout_keep_alive=5,
         timeout_graceful_shutdown=10,
     )
+
+
+def check_port(host: str, port: int) -> None:
+    """Refuse (APC-SERVE-PORT) a port something else holds, before any worker starts."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds it
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            busy = exc.errno == errno.EADDRINUSE
+            raise ApconformError(
+                SERVE_PORT,
+                f"port {port} on {host} "
+                + ("is already in use" if busy else f"cannot be used ({exc.strerror})"),
+                context={"port": port},
+            ) from None
+
+
+def _connect_host(host: str) -> str:
+    return {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(host, host)
+
+
+def ready_line(host: str, port: int, workers: int) -> str:
+    url_host = f"[{host}]" if ":" in host else host
+    plural = "worker" if workers == 1 else "workers"
+    return (
+        f"ready: the apconform API accepts connections on http://{url_host}:{port} "
+        f"({workers} {plural}); stop it with Ctrl-C"
+    )
+
+
+def announce_when_listening(host: str, port: int, workers: int, *, interval: float = 0.05) -> None:
+    """Print the ready line once a connection to the port succeeds (a worker listens).
+
+    uvicorn binds the socket in the parent and says it is running before any worker has
+    built the app; until a worker listens, a client is refused. The probe is a bare TCP
+    connection, closed at once: no request, so nothing reaches the access log.
+    """
+
+    def wait() -> None:
+        target = (_connect_host(host), port)
+        while True:
+            try:
+                with socket.create_connection(target, timeout=1.0):
+                    break
+            except OSError:
+                time.sleep(interval)
+        sys.stdout.write(ready_line(host, port, workers) + "\n")
+        sys.stdout.flush()
+
+    threading.Thread(target=wait, name="apconform-ready", daemon=True).start()

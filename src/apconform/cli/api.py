@@ -61,9 +61,10 @@ def default_workers() -> int:
 
 def _cmd_serve(args: argparse.Namespace) -> int:
     from apconform.api.logs import logging_config
-    from apconform.api.server import run
+    from apconform.api.server import announce_when_listening, check_port, run
     from apconform.api.settings import ApiSettings
 
+    check_port(args.host, args.port)
     settings = ApiSettings(
         request_timeout=args.request_timeout,
         max_in_flight=args.max_in_flight,
@@ -80,6 +81,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         create_app(settings)  # fail here, with a message, if the installation is broken
     if service is not None:
         service.ledger().close()  # fail here if the ledger cannot be opened or created
+    announce_when_listening(args.host, args.port, args.workers)
     run(
         host=args.host,
         port=args.port,

@@ -41,6 +41,7 @@ def _outputs(formats: list[str], outputs: list[str]) -> list[tuple[str, Path | N
 def _cmd_check(args: argparse.Namespace) -> int:
     from apconform.cli.recording import record_result
     from apconform.conformance.reports.formats import render, sign_report, write_badges
+    from apconform.conformance.reports.text import verdict_line
     from apconform.conformance.runner import CheckOptions, run_check
     from apconform.core.signing import load_signing_key
 
@@ -87,6 +88,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
         for path in write_badges(run.records, Path(args.badge)):
             sys.stderr.write(f"wrote badge {path}\n")
     record_result(args, "conformance-report", run.records)
+    if ("pretty", None) not in pairs:  # the console always shows the verdict
+        sys.stderr.write(verdict_line(run.records) + "\n")
     return run.exit_status
 
 

@@ -56,7 +56,8 @@ EXIT_STATUSES: tuple[tuple[int, str, str], ...] = (
     (
         3,
         "incomplete",
-        "`check`: some branch of an active MUST clause never ran (the run proves nothing about it)",
+        "`check`: a partial run (`--only`), or some branch of an active MUST clause never ran "
+        "(the run proves nothing about it)",
     ),
     (4, "errored", "`check`: the run was stopped early because the implementation hung"),
     (70, "internal error", "a bug in apconform (rerun with APCONFORM_DEBUG=1 and report it)"),
@@ -108,6 +109,16 @@ reading JSON through the bounded loader refuse a missing file themselves.
 """
 
 
+_NAMED = {
+    "before": "earlier report (the first path)",
+    "after": "later report (the second path)",
+    "run_dir": "run directory",
+    "output_folder": "reference run's output folder",
+    "log": "Inspect log",
+}
+"""How a hint names each positional path (its argument name is not a phrase)."""
+
+
 def check_input_paths(args: argparse.Namespace) -> None:
     """Refuse (APC-FILE-NOT-FOUND, exit 2) a named input path that does not exist."""
     import os
@@ -122,7 +133,7 @@ def check_input_paths(args: argparse.Namespace) -> None:
                 raise ApconformError(
                     FILE_NOT_FOUND,
                     f"{named}: no such file or directory",
-                    hint=f"Check the {dest.replace('_', ' ')} you named "
+                    hint=f"Check the {_NAMED.get(dest, dest.replace('_', ' '))} you named "
                     "(relative paths start at the current directory).",
                 )
 

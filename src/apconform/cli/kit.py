@@ -139,6 +139,13 @@ def _cmd_key_generate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_key_public(args: argparse.Namespace) -> int:
+    from apconform.core.signing import load_signing_key
+
+    print(load_signing_key(Path(args.path)).public_key_hex)
+    return 0
+
+
 def _cmd_sign(args: argparse.Namespace) -> int:
     from apconform.core.signing import load_signing_key, sign_document
 
@@ -240,6 +247,12 @@ def register(subparsers: Any) -> None:
     generate = key_sub.add_parser("generate", help="create a new key file readable by you alone")
     generate.add_argument("path", help="where to write the key (refused if it exists)")
     generate.set_defaults(handler=_cmd_key_generate)
+    public = key_sub.add_parser(
+        "public",
+        help="print a key file's public key (64 hex): what --trusted-key and trust files take",
+    )
+    public.add_argument("path", help="the key file")
+    public.set_defaults(handler=_cmd_key_public)
 
     sign = subparsers.add_parser(
         "sign", help="print a JSON object with an Ed25519 signature attached"

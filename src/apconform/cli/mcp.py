@@ -22,11 +22,25 @@ def _first_kit_error(group: BaseExceptionGroup) -> ApconformError | None:
     return None
 
 
+TERMINAL_NOTE = (
+    "apconform mcp: an MCP server on standard input and output, with the tools apx_validate, "
+    "apx_evaluate and apx_promote. It waits for an MCP client's JSON-RPC messages; configure "
+    "your MCP client to start `apconform mcp` (docs/apx/interfaces.md). Press Ctrl-D to stop.\n"
+)
+"""Said on standard error when a person runs the server at a terminal (a client never sees
+it: its input is a pipe), so the command does not sit there silently."""
+
+
 def _cmd_mcp(args: argparse.Namespace) -> int:
+    import sys
+
     import anyio
 
     from apconform.mcp.server import serve_stdio
 
+    if sys.stdin.isatty():
+        sys.stderr.write(TERMINAL_NOTE)
+        sys.stderr.flush()
     try:
         anyio.run(serve_stdio)
     except BaseExceptionGroup as group:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from apconform.conformance.reports.formats import render, write_badges
 from apconform.conformance.runner import CheckOptions, run_check
+from apconform.conformance.summary import must_clauses_text
 from apconform.demo_context import DemoContext
 
 __all__ = ["demo_step"]
@@ -25,8 +26,7 @@ def demo_step(ctx: DemoContext) -> int:
         counts = summary["counts"]
         shown = ", ".join(f"{n} {k}" for k, n in counts.items() if n)
         ctx.say(
-            f"  {summary['protocol']}: {shown}; MUST clauses executed "
-            f"{summary['mustClausesExecuted']}/{summary['mustClauses']}; "
+            f"  {summary['protocol']}: {shown}; {must_clauses_text(summary)}; "
             f"{summary['verdict'].upper()}"
         )
     for problem in footer["problems"]:

@@ -10,8 +10,15 @@ fail, xfail or xpass.
 The verdict, in order of precedence: ``errored`` when the harness stopped the
 run early; ``fail`` when a case failed, errored or passed unexpectedly, or the
 implementation did not exit cleanly after stop; ``incomplete`` when nothing
-executed or (for a complete run) a MUST branch of a checked protocol never
-ran; ``pass`` otherwise. Each has its own exit status (:data:`EXIT_STATUS`).
+executed, the run was partial (``--only`` chose some vectors: a partial run
+proves only what it ran, so it is never a pass) or a MUST branch of a checked
+protocol never ran; ``pass`` otherwise. Each has its own exit status
+(:data:`EXIT_STATUS`).
+
+Counts name what they leave out: ``mustClauses`` counts the MUST clauses that
+vectors can test, and ``mustClausesUntestable`` the ones no vector can, so a
+report writes "102 of 102 testable MUST clauses (11 untestable)", never a bare
+"102/102".
 """
 
 from __future__ import annotations
@@ -29,7 +36,9 @@ __all__ = [
     "clause_branches",
     "count_outcomes",
     "must_clauses",
+    "must_clauses_text",
     "summarize",
+    "untestable_must_clauses",
 ]
 
 EXECUTED = frozenset({"pass", "fail", "xfail", "xpass"})
@@ -49,6 +58,24 @@ def must_clauses(clauses: ClauseIndex, protocol: str) -> list[str]:
         and c.status == "active"
         and not c.untestable
     )
+
+
+def untestable_must_clauses(clauses: ClauseIndex, protocol: str) -> list[str]:
+    """Active MUST clauses of a protocol that no vector can test (each says why)."""
+    return sorted(
+        c.id
+        for c in clauses.registry.clauses
+        if c.protocol == protocol and c.level == "MUST" and c.status == "active" and c.untestable
+    )
+
+
+def must_clauses_text(summary: dict[str, Any]) -> str:
+    """ "102 of 102 testable MUST clauses executed (11 untestable)": what the count leaves out."""
+    text = f"{summary['mustClausesExecuted']} of {summary['mustClauses']} testable MUST clauses"
+    untestable = summary.get("mustClausesUntestable")
+    if untestable is None:
+        return text + " executed"
+    return text + f" executed ({untestable} untestable, not counted)"
 
 
 def _branch(case: dict[str, Any]) -> str:
@@ -138,25 +165,25 @@ def _protocol_summary(
     mine = [case for case in cases if case["protocol"] == protocol]
     required = must_clauses(clauses, protocol)
     branches = clause_branches(mine, required)
-    gaps = _unexecuted(branches, unsupported) if complete else []
+    gaps = _unexecuted(branches, unsupported)
     vacuous = [
-        clause
-        for clause in required
-        if complete and not any(_ran(cases) for cases in branches[clause].values())
+        clause for clause in required if not any(_ran(cases) for cases in branches[clause].values())
     ]
-    if vacuous:
-        problems.append(
-            f"{protocol}: {len(vacuous)} MUST clause(s) had no executed vector: "
-            + ", ".join(vacuous)
-        )
-    half = _branch_problem(protocol, gaps, vacuous)
-    if half is not None:
-        problems.append(half)
+    executed = [c for c in required if all(_ran(cs) for cs in branches[c].values())]
+    if complete:  # a partial run's gaps are named once, in the run's first problem
+        if vacuous:
+            problems.append(
+                f"{protocol}: {len(vacuous)} MUST clause(s) had no executed vector: "
+                + ", ".join(vacuous)
+            )
+        half = _branch_problem(protocol, gaps, vacuous)
+        if half is not None:
+            problems.append(half)
     counts = count_outcomes(mine)
     all_branches = [cases for per_clause in branches.values() for cases in per_clause.values()]
     if any(counts[outcome] for outcome in _FAILING):
         verdict = "fail"
-    elif gaps or not any(counts[outcome] for outcome in EXECUTED):
+    elif gaps or not complete or not any(counts[outcome] for outcome in EXECUTED):
         verdict = "incomplete"
     else:
         verdict = "pass"
@@ -164,9 +191,8 @@ def _protocol_summary(
         "protocol": protocol,
         "counts": counts,
         "mustClauses": len(required),
-        "mustClausesExecuted": len(
-            [c for c in required if all(_ran(cs) for cs in branches[c].values())]
-        ),
+        "mustClausesUntestable": len(untestable_must_clauses(clauses, protocol)),
+        "mustClausesExecuted": len(executed),
         "mustBranches": len(all_branches),
         "mustBranchesExecuted": len([cases for cases in all_branches if _ran(cases)]),
         "vacuousClauses": vacuous,
@@ -206,6 +232,15 @@ def summarize(
     if nothing_ran:
         vacuous = True
         problems.insert(0, "no case executed: the run checked nothing")
+    if not complete:
+        required = sum(summary["mustClauses"] for summary in per_protocol)
+        left = required - sum(summary["mustClausesExecuted"] for summary in per_protocol)
+        problems.insert(
+            0,
+            f"partial run: --only chose {len(cases)} case(s), which leave {left} of {required} "
+            "testable MUST clauses unexercised; a partial run is never a pass (run without "
+            "--only for a verdict)",
+        )
     if stopped_early is not None:
         problems.insert(0, f"the run was stopped early: {stopped_early}")
     for outcome, words in (
@@ -222,7 +257,11 @@ def summarize(
         verdict = "errored"
     elif any(counts[outcome] for outcome in _FAILING) or unclean_stop:
         verdict = "fail"
-    elif nothing_ran or any(summary["unexecutedBranches"] for summary in per_protocol):
+    elif (
+        nothing_ran
+        or not complete
+        or any(summary["unexecutedBranches"] for summary in per_protocol)
+    ):
         verdict = "incomplete"
     else:
         verdict = "pass"

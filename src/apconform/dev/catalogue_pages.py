@@ -126,9 +126,19 @@ def _example(item: Any, heading: str) -> list[str]:
                 shown = json.dumps(matcher["equals"], ensure_ascii=False)
                 lines.append(f"- `{matcher['path'] or '(the whole answer)'}` equals `{shown}`")
         lines.append("")
-    else:
-        refusal = {k: v for k, v in expected.items() if k != "kind"}
-        lines += ["Refusal:", "", *_json_block(refusal)]
+    else:  # as the wire carries it: the adapter protocol's refusal member, with `code`
+        refusal = {
+            "code": expected["errorCode"],
+            "message": expected.get("message", "(your own words: this vector does not check them)"),
+        }
+        if "path" in expected:
+            refusal["path"] = expected["path"]
+        lines += [
+            "Refusal (what the implementation answers; the `code`, and the `message` and `path` "
+            "when the vector fixes them, must match):",
+            "",
+            *_json_block({"refusal": refusal}),
+        ]
     return lines
 
 

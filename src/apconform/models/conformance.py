@@ -194,7 +194,7 @@ class RunVerdict(str, Enum):
     """
     incomplete = "incomplete"
     """
-    Nothing failed, but the run proves too little: no case executed, or a MUST clause of a checked protocol has a branch (its acceptance or its refusal vectors) none of whose vectors ran.
+    Nothing failed, but the run proves too little: no case executed, the run was partial (--only selected some vectors), or a MUST clause of a checked protocol has a branch (its acceptance or its refusal vectors) none of whose vectors ran.
     """
     errored = "errored"
     """
@@ -517,6 +517,7 @@ class ProtocolSummary(ConfiguredBaseModel):
     protocol: Protocol = Field(default=..., description="""The protocol.""")
     counts: OutcomeCounts = Field(default=..., description="""The cases of this protocol, by outcome.""")
     mustClauses: Annotated[JsonInt, Field(ge=0)] = Field(default=..., description="""How many active MUST clauses of the protocol need a vector (untestable ones excluded).""")
+    mustClausesUntestable: Annotated[Optional[Annotated[JsonInt, Field(ge=0)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""How many active MUST clauses of the protocol are untestable by vectors (a property of the harness or of people, each with its reason in the clause registry): mustClauses leaves them out, and a report says so beside it. Absent in reports written before the member existed.""")
     mustClausesExecuted: Annotated[JsonInt, Field(ge=0)] = Field(default=..., description="""How many of them had every branch executed: at least one executed vector (not skipped, not errored) among its acceptance vectors and one among its refusal vectors, where the suite has both.""")
     mustBranches: Annotated[JsonInt, Field(ge=0)] = Field(default=..., description="""How many branches those MUST clauses have in the run's vectors (one or two each: acceptance, refusal).""")
     mustBranchesExecuted: Annotated[JsonInt, Field(ge=0)] = Field(default=..., description="""How many of those branches had at least one executed vector.""")

@@ -36,6 +36,19 @@ def _section(title: str, changes: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+_ITEMS = (("vectors", "vector"), ("clauses", "clause"), ("dimensions", "dimension"))
+
+
+def _breakdown(diff: dict[str, Any], kind: str) -> str:
+    """ " (3 vectors, 4 clauses)": a count of several kinds of item never reads as one number."""
+    parts = []
+    for section, noun in _ITEMS:
+        n = sum(1 for change in diff[section] if change["change"] == kind)
+        if n:
+            parts.append(f"{n} {noun}" + ("" if n == 1 else "s"))
+    return f" ({', '.join(parts)})" if parts else ""
+
+
 def render_diff_text(diff: dict[str, Any]) -> str:
     """The comparison as readable text ending in one line that says whether it regressed."""
     lines = [
@@ -50,9 +63,15 @@ def render_diff_text(diff: dict[str, Any]) -> str:
     lines += _section("vectors", diff["vectors"])
     lines += _section("dimensions", diff["dimensions"])
     counts = diff["counts"]
-    tally = (
-        f"{counts['newlyFailing']} newly failing, {counts['newlyPassing']} newly passing, "
-        f"{counts['changed']} changed, {counts['added']} added, {counts['removed']} removed"
+    tally = ", ".join(
+        f"{counts[member]} {words}{_breakdown(diff, kind)}"
+        for member, kind, words in (
+            ("newlyFailing", "newly-failing", "newly failing"),
+            ("newlyPassing", "newly-passing", "newly passing"),
+            ("changed", "changed", "changed"),
+            ("added", "added", "added"),
+            ("removed", "removed", "removed"),
+        )
     )
     lines.append(("REGRESSION: " if diff["regression"] else "no regression: ") + tally)
     return "\n".join(lines) + "\n"

@@ -19,7 +19,13 @@ __all__ = [
     "history_page",
     "index_page",
     "page",
+    "status_section",
 ]
+
+
+def _count(n: int, noun: str, plural: str | None = None) -> str:
+    """ "1 implementation", "2 implementations": never "implementation(s)"."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
 
 
 def page(title: str, body: str, *, root: str = "") -> str:
@@ -31,6 +37,13 @@ def page(title: str, body: str, *, root: str = "") -> str:
         f'<nav><a href="{root}index.html">Results overview</a></nav>'
         f"<h1>{escape(title)}</h1>{body}</body></html>\n"
     )
+
+
+def _untestable() -> frozenset[str]:
+    """The clauses no vector can test: the site calls them untestable, as the reports do."""
+    from apconform.conformance.clauses import load_clause_registry
+
+    return frozenset(c.id for c in load_clause_registry().registry.clauses if c.untestable)
 
 
 def _cell(outcome: str, href: str | None) -> str:
@@ -56,10 +69,11 @@ def matrix_section(
         for c in columns
     )
     rows = []
+    untestable = _untestable()
     for row in matrix["rows"]:
         cells = "".join(
             _cell(
-                outcome,
+                "untestable" if outcome == "untested" and row["clause"] in untestable else outcome,
                 f"{reports[c['seq']]}#{row['clause']}" if c["seq"] in reports else None,
             )
             for outcome, c in zip(row["outcomes"], columns, strict=True)
@@ -71,11 +85,14 @@ def matrix_section(
     tally: dict[str, int] = {}
     for row in matrix["rows"]:
         for outcome in row["outcomes"]:
+            if outcome == "untested" and row["clause"] in untestable:
+                outcome = "untestable"
             tally[outcome] = tally.get(outcome, 0) + 1
     counts = ", ".join(f"{n} {escape(k)}" for k, n in sorted(tally.items()))
     return (
         f'<h2 id="matrix-{escape(matrix["protocol"])}">{escape(matrix["protocol"])}: '
-        f"{len(columns)} implementation(s) \u00d7 {len(matrix['rows'])} clauses</h2>"
+        f"{_count(len(columns), 'implementation')} \u00d7 "
+        f"{_count(len(matrix['rows']), 'clause')}</h2>"
         f'<p class="note">Latest report of each implementation that no later entry '
         f"supersedes. Cells: {counts}. A cell links to the clause in that run's report.</p>"
         f'<div class="scroll"><table class="matrix"><thead><tr><th class="clause">Clause</th>'
@@ -160,6 +177,27 @@ def apx_section(results: list[tuple[dict[str, Any], dict[str, Any]]]) -> str:
     )
 
 
+def status_section(matrices: Iterable[Mapping[str, Any]]) -> str:
+    """What fails, said first: each implementation whose latest report is not a pass."""
+    failing = []
+    for matrix in matrices:
+        for index, column in enumerate(matrix["columns"]):
+            if column["verdict"] == "pass":
+                continue
+            outcomes = [row["outcomes"][index] for row in matrix["rows"]]
+            bad = sum(1 for o in outcomes if o in ("fail", "errored"))
+            impl = column["implementation"]
+            failing.append(
+                f"<li><b>{escape(impl['name'])} {escape(impl['version'])}</b>: "
+                f"{escape(matrix['protocol'])} {escape(column['verdict'].upper())}"
+                + (f", {_count(bad, 'clause')} failing or erroring" if bad else "")
+                + f' (<a href="#matrix-{escape(matrix["protocol"])}">matrix</a>)</li>'
+            )
+    if not failing:
+        return '<p class="status ok">Every implementation\'s latest report passes.</p>'
+    return f'<div class="status bad"><b>Not passing now:</b><ul>{"".join(failing)}</ul></div>'
+
+
 def index_page(
     *,
     head: tuple[int, str | None],
@@ -167,10 +205,11 @@ def index_page(
     implementations: Iterable[tuple[str, str, int]],
     profiles: str,
     apx: str,
+    status: str = "",
 ) -> str:
     seq, digest = head
     impl_items = "".join(
-        f'<li><a href="{escape(href)}">{escape(name)}</a> ({count} report(s))</li>'
+        f'<li><a href="{escape(href)}">{escape(name)}</a> ({_count(count, "report")})</li>'
         for name, href, count in implementations
     )
     anchor = (
@@ -181,7 +220,8 @@ def index_page(
         else "<p>The ledger is empty.</p>"
     )
     body = (
-        anchor
+        status
+        + anchor
         + "<h2>Implementations</h2>"
         + (f"<ul>{impl_items}</ul>" if impl_items else "<p>No conformance report yet.</p>")
         + "".join(matrices)
@@ -216,9 +256,9 @@ def history_page(name: str, history: list[dict[str, Any]]) -> str:
     rows = "".join(f"<tr>{_summary_cells(item)}</tr>" for item in history)
     regressions = sum(1 for item in history if item["regressions"])
     body = (
-        f"<p>{len(history)} conformance report(s), oldest first; each is compared with the "
+        f"<p>{_count(len(history), 'conformance report')}, oldest first; each is compared with the "
         "previous current one, and clauses that newly fail are marked as a regression "
-        f"({regressions} report(s) with regressions).</p>"
+        f"({_count(regressions, 'report')} with regressions).</p>"
         "<table><thead><tr><th>Entry</th><th>Version</th><th>Run</th><th>Recorded</th>"
         "<th>Verdict</th><th>Signed by</th><th>Change since the previous report</th></tr>"
         f"</thead><tbody>{rows}</tbody></table>"

@@ -34,6 +34,7 @@ from apconform.site.pages import (
     index_page,
     matrix_section,
     profiles_section,
+    status_section,
 )
 
 __all__ = ["MARKER", "SiteWritten", "write_site"]
@@ -106,6 +107,7 @@ def _pages(ledger: Ledger) -> dict[str, str]:
         implementations=counts,
         profiles=profiles_section(profiles),
         apx=apx_section(apx),
+        status=status_section(matrices),
     )
     for seq, summary in summaries.items():
         entry = ledger.entry(seq).entry

@@ -9,6 +9,7 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler
 from typing import Any, Protocol
 
+from apconform.ap1.mock.identity import IDENTITY_PATH
 from apconform.ap1.mock.personas import PERSONAS
 from apconform.ap1.run.wire import parse_body
 
@@ -24,6 +25,9 @@ class Responder(Protocol):
     def handle(self, body: Any, authorization: str | None = None) -> Reply: ...
 
     def error_reply(self, status: int, message: str) -> Reply: ...
+
+    @property
+    def identity(self) -> dict[str, Any]: ...
 
 
 _MAX_BODY = 8 * 1024 * 1024
@@ -60,6 +64,9 @@ def make_handler(endpoint: Responder) -> type[BaseHTTPRequestHandler]:
                 self._send(
                     200, {"Content-Type": "application/json"}, json.dumps(body).encode(), 0.0
                 )
+            elif self.path.rstrip("/") == IDENTITY_PATH:
+                body_bytes = json.dumps(endpoint.identity).encode()
+                self._send(200, {"Content-Type": "application/json"}, body_bytes, 0.0)
             else:
                 self._send(*endpoint.error_reply(404, f"no such path {self.path}"))
 

@@ -24,6 +24,7 @@ from typing import Any
 from apconform.ap1.inputs.plan import RunInputs
 from apconform.ap1.mock.echo import echo_error, echo_headers, echo_into, fill_placeholder
 from apconform.ap1.mock.http import make_handler
+from apconform.ap1.mock.identity import endpoint_identity
 from apconform.ap1.mock.oracle import Oracle
 from apconform.ap1.mock.personas import CODES, PERSONAS, Conversation, Turn, play, read_conversation
 from apconform.ap1.run.wire import dump, parse_body
@@ -135,6 +136,8 @@ class MockEndpoint:
         stall_seconds: Decimal = Decimal(3),
     ) -> None:
         self.oracle = Oracle(inputs)
+        self.identity = endpoint_identity(inputs)
+        """What ``GET /v1/apconform/endpoint`` answers: a run checks it is talking to us."""
         self.latency = float(latency)
         self.stall = float(stall_seconds)
         self.seed = seed

@@ -314,6 +314,11 @@ def score_view(view: ExecutionView, inputs: ScoringInputs) -> ExecutionScore:
     elif view.status == "UNOBSERVABLE":
         figure = FigureResult(UNMEASURABLE, view.status_reason or "the response cannot be read")
         accuracy = score_accuracy(figure, item, rules)
+        # AP1-TRN-1: without an automatically matched figure, transcription is UNOBSERVABLE
+        transcription = {
+            "outcome": "UNOBSERVABLE",
+            "reason": f"the response cannot be read automatically ({figure.reason})",
+        }
     answer = compose_answer(
         view.status,
         view.status_reason,

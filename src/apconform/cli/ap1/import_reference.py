@@ -79,10 +79,14 @@ def register_reference(sources: Any) -> None:
         help="import without the AP-1 text; the import record says it was not checked",
     )
     parser.add_argument(
-        "--reference-config", help="the resolved configuration as JSON, instead of report.md"
+        "--reference-config",
+        help="instead of report.md: a JSON file holding the resolved configuration, the object "
+        "report.md prints in section 2 (its integers stay integers)",
     )
     parser.add_argument(
-        "--reference-seal", help="the printed seal record as JSON, instead of report.md"
+        "--reference-seal",
+        help="instead of report.md (with --reference-config): a JSON object of the seal table "
+        'report.md prints in section 1, every value as printed text: {"seal_hash": "...", ...}',
     )
     parser.add_argument("--output-dir", required=True, help="the new run directory")
     parser.set_defaults(handler=_cmd_import_reference)

@@ -71,6 +71,16 @@ def _seal(args: argparse.Namespace, paths: Any) -> dict[str, Any]:
     return record
 
 
+def _check_endpoint(args: argparse.Namespace, paths: Any) -> None:
+    """A run for a built-in model refuses, before sealing, a server that is not its endpoint."""
+    from apconform.ap1.inputs.files import load_inputs
+    from apconform.ap1.mock.identity import check_built_in_endpoint, inputs_identity
+
+    check_built_in_endpoint(
+        *inputs_identity(load_inputs(paths, endpoint=args.endpoint, model=args.model))
+    )
+
+
 def _cmd_seal(args: argparse.Namespace) -> int:
     paths = _input_paths(args)
     if paths is None:
@@ -118,6 +128,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
     if args.concurrency < 1:
         raise UsageError("--concurrency must be at least 1")
+    paths = None
     if args.resume:
         if args.output_dir or _input_paths(args) is not None or args.endpoint or args.model:
             raise UsageError(
@@ -132,6 +143,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         run_dir = _output_dir(args.output_dir) or Path()
         paths = _input_paths(args)
         if paths is not None:
+            _check_endpoint(args, paths)  # before the run directory is written
             _seal(args, paths)
         elif args.endpoint or args.model:
             raise UsageError(
@@ -140,6 +152,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if args.stop_after_failures < 1:
         raise UsageError("--stop-after-failures must be at least 1")
     share = _share(args.max_unmeasured_share)
+    if paths is None and (run_dir / "seal.json").is_file():  # a built-in model: ours?
+        from apconform.ap1.mock.identity import check_built_in_endpoint, sealed_identity
+
+        check_built_in_endpoint(*sealed_identity(run_dir))
     started = time.perf_counter()
     result = run_sealed(
         run_dir,
@@ -293,7 +309,14 @@ def _cmd_verify_transcript(args: argparse.Namespace) -> int:
         return status
     for problem in report.problems:
         print(problem)
+    source = _imported_from(report.records)
     state = "finished" if report.finished else "NOT FINISHED (resume to complete it)"
+    if source is not None and not report.finished:
+        # an imported run holds what its source recorded; ap1 run --resume refuses it
+        state = (
+            f"imported from {source} with the executions it recorded, not finished; an imported "
+            f"run is never resumed: score it with `apconform ap1 score {folder}`"
+        )
     of = f" of {planned}" if planned is not None else ""
     print(
         f"{path}: {len(report.records)} records, {len(report.cells)}{of} cells, {state}; "
@@ -307,8 +330,18 @@ def _cmd_verify_transcript(args: argparse.Namespace) -> int:
     if scored is not None:
         print(f"  score report: {scored.message}")
     verdict = {0: "verifies", 1: "does NOT verify", UNFINISHED: "verifies so far, unfinished"}
+    if source is not None:
+        verdict[UNFINISHED] = "verifies; the imported run is unfinished and stays so"
     print(f"transcript {verdict[status]} (exit status {status})")
     return status
+
+
+def _imported_from(records: list[dict[str, Any]]) -> str | None:
+    """The instrument a run was imported from (its run-started provenance), or None."""
+    started = records[0].get("runStarted") if records else None
+    provenance = started.get("provenance") if isinstance(started, dict) else None
+    source = provenance.get("source") if isinstance(provenance, dict) else None
+    return source if isinstance(source, str) and source else None
 
 
 def _check_head_schema(head: Any, name: str) -> None:
@@ -355,7 +388,9 @@ def _cmd_serve_mock(args: argparse.Namespace) -> int:
     print(f"built-in endpoint on {mock.url} (seed {args.seed}, latency {args.latency_ms} ms)")
     for model in MODELS:
         print(f"  {model:24} {PERSONAS[model[5:]]}")
-    print("stop with Ctrl-C", flush=True)
+    # the socket listens since MockEndpoint() returned: connections wait for serve_forever
+    print(f"ready: the built-in endpoint accepts connections on {mock.url}; stop it with Ctrl-C")
+    sys.stdout.flush()
     try:
         mock.serve_forever()
     except KeyboardInterrupt:

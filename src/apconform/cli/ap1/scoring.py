@@ -20,9 +20,11 @@ def print_scored(scored: Any) -> None:
         f"into {scored.output_dir} ({workers})"
     )
     print(f"  {document['integrity']['statement']}")
+    print(f"  dimensions claimed: {', '.join(document['run']['dimensionsClaimed'])}")
     for cell in document["dimensions"]:
         text = cell["summary"] or cell["reason"]
-        print(f"  {cell['dimension']:<14} {cell['status']:<17} {text}")
+        claimed = "" if cell["claimed"] else "not claimed; "
+        print(f"  {cell['dimension']:<14} {cell['status']:<17} {claimed}{text}")
     print(f"  report: {scored.output_dir / 'report.html'} (offline) and report.md")
     print(
         f"  adjudication sheets: {scored.output_dir / 'adjudication'} "

@@ -38,8 +38,34 @@ ADAPTER_START = define_code(
     "The implementation did not start or did not answer the start message correctly",
     "Run the implementation by hand and send it the start message from the adapter protocol "
     "documentation; its answer must follow schemas/jsonschema/adapter-started.schema.json.",
-    exit_status=1,
 )
+
+_TAIL_LINES = 12
+_TAIL_CHARS = 2000
+
+
+def _stderr_tail(context: dict[str, Any]) -> str:
+    """The last lines the implementation wrote to stderr, indented under the message."""
+    text = str(context.get("stderr") or "").strip()
+    if not text:
+        return ""
+    lines = text[-_TAIL_CHARS:].splitlines()[-_TAIL_LINES:]
+    return "\nthe implementation's standard error ended with:\n" + "\n".join(
+        f"  | {line}" for line in lines
+    )
+
+
+def _start_hint(program: str) -> str | None:
+    """What to do when an exec command started but died: say which program ran."""
+    if not program:
+        return None
+    return (
+        f"The command ran {program}. If it needs packages from a virtual environment, name "
+        "that environment's interpreter (for example exec:.venv/bin/python adapter.py) or "
+        "activate the environment first; then run the command by hand and send it the start "
+        "message from the adapter protocol documentation."
+    )
+
 
 _MAX_RESTARTS = 3
 
@@ -110,8 +136,9 @@ class MessageAdapter(Adapter):
         except ChannelFailure as failure:
             raise ApconformError(
                 ADAPTER_START,
-                f"{self.target}: {failure.message}",
+                f"{self.target}: {failure.message}{_stderr_tail(failure.context)}",
                 context=failure.context,
+                hint=_start_hint(failure.program),
             ) from None
         except ProtocolViolation as violation:
             raise ApconformError(ADAPTER_START, f"{self.target}: {violation.message}") from None

@@ -15,6 +15,7 @@ import importlib
 import json
 import os
 import queue
+import shutil
 import signal
 import subprocess
 import threading
@@ -36,10 +37,14 @@ _EXIT_GRACE = 2.0
 class ChannelFailure(Exception):
     """The implementation gave no usable reply; ``context`` holds what helps to see why."""
 
-    def __init__(self, message: str, *, timed_out: bool = False, **context: Any) -> None:
+    def __init__(
+        self, message: str, *, timed_out: bool = False, program: str = "", **context: Any
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.timed_out = timed_out
+        self.program = program
+        """What an exec channel ran (a bare name with the file PATH gave), for start errors."""
         self.context = {key: value for key, value in context.items() if value}
 
 
@@ -120,6 +125,16 @@ class ExecChannel(Channel):
 
     def __init__(self, argv: list[str]) -> None:
         self.argv = argv
+        found = shutil.which(argv[0]) if argv else None
+        self.program = (
+            f"{argv[0]} (found on PATH as {found})"
+            if found and os.sep not in argv[0] and found != argv[0]
+            else argv[0]
+            if argv
+            else ""
+        )
+        """What ran, for messages: a bare name is shown with the file PATH resolved it to."""
+        self._stderr_done = threading.Event()
         try:
             self.process = subprocess.Popen(
                 argv,
@@ -155,12 +170,15 @@ class ExecChannel(Channel):
     def _read_stderr(self) -> None:
         stream = self.process.stderr
         assert stream is not None
-        with contextlib.suppress(OSError, ValueError):
-            for chunk in iter(lambda: stream.read1(4096), b""):  # type: ignore[attr-defined]
-                self._stderr.append(chunk)
-                self._stderr_size += len(chunk)
-                while self._stderr_size > _STDERR_KEEP and len(self._stderr) > 1:
-                    self._stderr_size -= len(self._stderr.popleft())
+        try:
+            with contextlib.suppress(OSError, ValueError):
+                for chunk in iter(lambda: stream.read1(4096), b""):  # type: ignore[attr-defined]
+                    self._stderr.append(chunk)
+                    self._stderr_size += len(chunk)
+                    while self._stderr_size > _STDERR_KEEP and len(self._stderr) > 1:
+                        self._stderr_size -= len(self._stderr.popleft())
+        finally:
+            self._stderr_done.set()
 
     def stderr_tail(self) -> str:
         return b"".join(self._stderr)[-_STDERR_KEEP:].decode("utf-8", errors="replace")
@@ -180,9 +198,15 @@ class ExecChannel(Channel):
             status = self.process.wait(timeout=_EXIT_GRACE)
         except subprocess.TimeoutExpired:
             status = None
+        if status is not None:  # the pipe is at its end: let the reader take the last words
+            self._stderr_done.wait(_EXIT_GRACE)
         self.kill()
         exited = f"exited with status {status}" if status is not None else "stopped answering"
-        raise ChannelFailure(f"{what}: the implementation {exited}", stderr=self.stderr_tail())
+        raise ChannelFailure(
+            f"{what}: the implementation {exited}",
+            stderr=self.stderr_tail(),
+            program=self.program,
+        )
 
     def exchange(self, message: dict[str, Any], timeout: float) -> Any:
         self._send(message)

@@ -1,13 +1,16 @@
 """The HTML report: one self-contained file, grouped by clause, that opens offline.
 
-It opens on a clause index with each clause's counts, failures and errors
-first, and a filter (by result and by level) made of radio buttons and CSS
-alone. Every clause of the report's protocols is listed, SHOULD and MAY ones
+It opens on the verdict, coloured, then names and links every case that did
+not pass (the reason beside it), then a clause index with each clause's
+counts, failures and errors first, and a filter (by result and by level) made
+of radio buttons and CSS alone. Clause ids sort naturally (KIT-LOAD-2 before
+KIT-LOAD-10). A clause whose cases partly passed and partly did not run is
+"partial", never "pass". Every clause of the report's protocols is listed, SHOULD and MAY ones
 too (from the kit's clause registry when it is the one the report names),
 with a link to its sentence in the documentation site. Each clause shows its
 level and exact quote, then its vectors, each linked to its file; each vector
-that did not pass opens to expected versus actual with a line diff, the
-mismatches and the command that reproduces the case. Styles are inline and
+that failed shows expected versus actual with a line diff, the mismatches and
+the command that reproduces the case, open from the start. Styles are inline and
 nothing is fetched; no script runs: the report's records are embedded as data
 (``<script type="application/json" id="apconform-report">``) for machine readers.
 """
@@ -16,14 +19,15 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from html import escape
 from typing import Any
 
 from apconform.conformance.compare import resolve_pointer
 from apconform.conformance.reports.text import case_reason
-from apconform.conformance.summary import OUTCOMES, count_outcomes
+from apconform.conformance.summary import OUTCOMES, count_outcomes, must_clauses_text
 
-__all__ = ["DOCS_SITE", "render_html"]
+__all__ = ["DOCS_SITE", "clause_sort_key", "render_html"]
 
 DOCS_SITE = "https://w3id.org/apconform/"
 """Where the documentation site is published: clause links point into its spec/ pages and
@@ -32,21 +36,37 @@ _RANK = {
     "fail": 0,
     "errored": 1,
     "not run": 2,
-    "skipped": 3,
-    "xfail": 4,
-    "pass": 5,
-    "untestable": 6,
-    "none": 7,
+    "partial": 3,
+    "skipped": 4,
+    "xfail": 5,
+    "pass": 6,
+    "untestable": 7,
+    "none": 8,
 }
 """Clause results in the order the report lists them: failures and errors first."""
 _FILTERS = (
     ("all", "All"),
     ("problems", "Failed or errored"),
-    ("unrun", "Not run"),
+    ("unrun", "Not run or partial"),
     ("MUST", "MUST"),
     ("SHOULD", "SHOULD"),
     ("MAY", "MAY"),
 )
+
+_DIGITS = re.compile(r"(\d+)")
+
+
+def clause_sort_key(clause_id: str) -> tuple[tuple[int, str], ...]:
+    """Natural order of ids: the digit runs compare as numbers (DRV-2 before DRV-10)."""
+    return tuple(
+        (1, f"{int(part):012d}") if part.isdigit() else (0, part)
+        for part in _DIGITS.split(str(clause_id))
+        if part
+    )
+
+
+_FAILING = ("fail", "errored", "xpass")
+_VERDICT_CSS = {"pass": "v-pass", "fail": "v-fail", "incomplete": "v-incomplete"}
 
 _CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;margin:2rem auto;max-width:72rem;
@@ -72,8 +92,13 @@ input[name=show]{position:absolute;opacity:0}
 #show-SHOULD:checked~.filter label[for=show-SHOULD],#show-MAY:checked~.filter label[for=show-MAY]
 {background:#0969da;color:#fff;border-color:#0969da}
 #show-problems:checked~* .c:not(.st-fail):not(.st-errored),
-#show-unrun:checked~* .c:not(.st-notrun),#show-MUST:checked~* .c:not(.lv-MUST),
+#show-unrun:checked~* .c:not(.st-notrun):not(.st-partial),#show-MUST:checked~* .c:not(.lv-MUST),
 #show-SHOULD:checked~* .c:not(.lv-SHOULD),#show-MAY:checked~* .c:not(.lv-MAY){display:none}
+.verdict{font-size:1.35rem;font-weight:700;padding:.6rem 1rem;border-radius:6px;color:#fff;
+margin:.5rem 0}.v-pass{background:#1a7f37}.v-fail{background:#cf222e}
+.v-incomplete,.v-errored{background:#9a6700}.verdict small{font-weight:400;font-size:.95rem}
+.problems li{margin:.2rem 0}.st-partial .st{color:#9a6700}code{overflow-wrap:anywhere}
+td.n,.num{white-space:nowrap}
 """
 
 
@@ -85,8 +110,12 @@ def _expected_view(case: dict[str, Any]) -> Any:
     expected = case["expected"]
     if expected["kind"] == "exact":
         return expected["document"]
-    if expected["kind"] == "refusal":
-        refusal = {k: expected[k] for k in ("errorCode", "message", "path") if k in expected}
+    if expected["kind"] == "refusal":  # as the wire carries it: code, message, path
+        refusal = {
+            wire: expected[key]
+            for key, wire in (("errorCode", "code"), ("message", "message"), ("path", "path"))
+            if key in expected
+        }
         return {"refusal": refusal}
     return {
         m["path"]: (
@@ -99,7 +128,7 @@ def _expected_view(case: dict[str, Any]) -> Any:
 def _actual_view(case: dict[str, Any]) -> Any:
     actual = case["actual"]
     if actual["kind"] == "refusal":
-        refusal = {"errorCode": actual.get("code"), "message": actual.get("message")}
+        refusal = {"code": actual.get("code"), "message": actual.get("message")}
         if "path" in actual.get("context", {}):
             refusal["path"] = actual["context"]["path"]
         if case["expected"]["kind"] == "refusal" and "message" not in case["expected"]:
@@ -132,19 +161,27 @@ def _docs_link(clause: dict[str, Any], docs_site: str) -> str:
     return f"{docs_site}{page}/#{clause['anchor']}"
 
 
-def _case_html(case: dict[str, Any], docs_site: str) -> str:
+def _case_anchor(case: dict[str, Any]) -> str:
+    return "case-" + str(case["vector"])
+
+
+def _case_html(case: dict[str, Any], docs_site: str, anchored: set[str]) -> str:
     outcome = case["outcome"]
     where = f"vectors/{case['vectorFile']}"
+    anchor = _case_anchor(case)
+    ident = "" if anchor in anchored else f' id="{escape(anchor)}"'
+    anchored.add(anchor)
     head = (
         f'<span class="o {outcome}">{outcome}</span> <code>{escape(case["vector"])}</code> '
         f"{escape(case['description'])} "
         f'<small><a href="{escape(docs_site + where)}">{escape(where)}</a></small>'
     )
     if outcome == "pass":
-        return f"<li>{head}</li>"
+        return f"<li{ident}>{head}</li>"
     context = case["actual"].get("context")
+    opened = " open" if outcome in _FAILING else ""
     parts = [
-        f"<li><details><summary>{head}</summary>",
+        f"<li{ident}><details{opened}><summary>{head}</summary>",
         f"<p><b>Why:</b> {escape(case_reason(case))}</p>",
         f"<p><b>Diff</b> (expected → actual):</p><pre>{_diff(case)}</pre>",
         "<table><tr><th>Expected</th><th>Actual</th></tr><tr>",
@@ -162,13 +199,17 @@ def _case_html(case: dict[str, Any], docs_site: str) -> str:
 
 
 def _result(clause: dict[str, Any], mine: list[dict[str, Any]]) -> str:
-    """One word for a clause: fail, errored, not run (a MUST without a case), skipped, xfail,
-    pass, untestable (no vector can test it), or none (a SHOULD or MAY clause no vector
-    tests)."""
+    """One word for a clause: fail, errored, not run (a MUST without a case), partial (some
+    cases passed, others were skipped), skipped, xfail, pass, untestable (no vector can test
+    it), or none (a SHOULD or MAY clause no vector tests)."""
     outcomes = {case["outcome"] for case in mine}
     if outcomes & {"fail", "xpass"}:
         return "fail"
-    for word in ("errored", "skipped", "xfail", "pass"):
+    if "errored" in outcomes:
+        return "errored"
+    if "skipped" in outcomes and outcomes & {"pass", "xfail"}:
+        return "partial"
+    for word in ("skipped", "xfail", "pass"):
         if word in outcomes:
             return word
     if clause.get("untestable"):
@@ -181,7 +222,11 @@ def _classes(clause: dict[str, Any], result: str) -> str:
 
 
 def _clause_html(
-    clause: dict[str, Any], mine: list[dict[str, Any]], result: str, docs_site: str
+    clause: dict[str, Any],
+    mine: list[dict[str, Any]],
+    result: str,
+    docs_site: str,
+    anchored: set[str],
 ) -> str:
     outcomes = sorted({case["outcome"] for case in mine})
     note = ""
@@ -193,8 +238,10 @@ def _clause_html(
             if clause["level"] == "MUST"
             else f"<p>No vector tests this {escape(clause['level'])} clause.</p>"
         )
+    elif result == "partial":
+        note = "<p><b>Partial:</b> some of its vectors passed and others did not run.</p>"
     ordered = sorted(mine, key=lambda case: _RANK.get(case["outcome"], 0))
-    items = "\n".join(_case_html(case, docs_site) for case in ordered)
+    items = "\n".join(_case_html(case, docs_site, anchored) for case in ordered)
     retired = " (retired)" if clause.get("status") == "retired" else ""
     return (
         f'<section class="clause {_classes(clause, result)}" id="{escape(clause["id"])}"><h3>'
@@ -229,14 +276,14 @@ def _all_clauses(header: dict[str, Any], protocols: list[str]) -> tuple[list[dic
         for c in registry.registry.clauses
         if c.protocol in protocols and c.id not in known
     ]
-    return sorted(listed + extra, key=lambda c: str(c["id"])), ""
+    return sorted(listed + extra, key=lambda c: clause_sort_key(c["id"])), ""
 
 
 def _index(entries: list[tuple[dict[str, Any], list[dict[str, Any]], str]]) -> str:
     head = "".join(f"<th>{escape(o)}</th>" for o in OUTCOMES)
     rows = []
     for clause, mine, result in sorted(
-        entries, key=lambda e: (_RANK[e[2]], str(e[0]["protocol"]), str(e[0]["id"]))
+        entries, key=lambda e: (_RANK[e[2]], str(e[0]["protocol"]), clause_sort_key(e[0]["id"]))
     ):
         counts = count_outcomes(mine)
         cells = "".join(
@@ -257,7 +304,7 @@ def _filter(entries: list[tuple[dict[str, Any], list[dict[str, Any]], str]]) -> 
     counts = {
         "all": len(entries),
         "problems": sum(1 for _, _, r in entries if r in ("fail", "errored")),
-        "unrun": sum(1 for _, _, r in entries if r == "not run"),
+        "unrun": sum(1 for _, _, r in entries if r in ("not run", "partial")),
     }
     for level in ("MUST", "SHOULD", "MAY"):
         counts[level] = sum(1 for c, _, _ in entries if c["level"] == level)
@@ -269,6 +316,44 @@ def _filter(entries: list[tuple[dict[str, Any], list[dict[str, Any]], str]]) -> 
         f'<label for="show-{key}">{escape(text)} ({counts[key]})</label>' for key, text in _FILTERS
     )
     return f'{inputs}<div class="filter"><b>Show clauses:</b> {labels}</div>'
+
+
+def _verdict_banner(header: dict[str, Any], footer: dict[str, Any]) -> str:
+    verdict = str(footer["verdict"])
+    partial = not header["selection"].get("complete", True)
+    words = {
+        "pass": "every case passed and every branch of every testable MUST clause ran",
+        "fail": "a case failed, errored or passed unexpectedly",
+        "incomplete": "a partial run (--only): it proves only the cases it chose"
+        if partial
+        else "nothing failed, but the run proves too little",
+        "errored": "the run was stopped early",
+    }[verdict]
+    return (
+        f'<p class="verdict {_VERDICT_CSS.get(verdict, "v-errored")}" id="verdict">'
+        f"{escape(verdict.upper())} <small>{escape(words)} (exit status "
+        f"{footer['exitStatus']})</small></p>"
+    )
+
+
+def _problem_cases(cases: list[dict[str, Any]]) -> str:
+    """Every case that did not pass, named, linked to its place below, with the reason."""
+    notable = [case for case in cases if case["outcome"] in (*_FAILING, "xfail", "skipped")]
+    notable.sort(key=lambda case: (_RANK.get(case["outcome"], 9), clause_sort_key(case["vector"])))
+    items = "".join(
+        f'<li><span class="o {case["outcome"]}">{escape(case["outcome"])}</span> '
+        f'<a href="#{escape(_case_anchor(case))}"><code>{escape(case["vector"])}</code></a> '
+        f"({escape(', '.join(case['clauses']))}): {escape(case_reason(case))}</li>"
+        for case in notable
+        if case["outcome"] in _FAILING
+    )
+    quiet = len(notable) - sum(1 for case in notable if case["outcome"] in _FAILING)
+    if quiet:
+        items += (
+            f"<li>{quiet} more case(s) skipped or expected to fail: see the clause index "
+            "(filter: Not run or partial)</li>"
+        )
+    return items
 
 
 def render_html(records: list[dict[str, Any]], *, docs_site: str = DOCS_SITE) -> str:
@@ -284,16 +369,17 @@ def render_html(records: list[dict[str, Any]], *, docs_site: str = DOCS_SITE) ->
             ("Vector manifest SHA-256", header["vectorManifestSha256"]),
             ("Clause registry SHA-256", header["clauseRegistrySha256"]),
             ("Started / finished", f"{header['startedAt']} / {footer['finishedAt']}"),
-            ("Verdict", f"{footer['verdict']} (exit status {footer['exitStatus']})"),
         )
     )
     summary = "".join(
         f"<tr><td>{s['protocol']}</td>"
-        + "".join(f"<td>{s['counts'][k]}</td>" for k in s["counts"])
-        + f"<td>{s['mustClausesExecuted']}/{s['mustClauses']}</td><td>{s['verdict']}</td></tr>"
+        + "".join(f'<td class="n">{s["counts"][k]}</td>' for k in s["counts"])
+        + f"<td>{escape(must_clauses_text(s))}</td>"
+        f'<td><b class="st-{escape(s["verdict"])}">{escape(s["verdict"])}</b></td></tr>'
         for s in footer["protocols"]
     )
-    problems = "".join(f"<li>{escape(p)}</li>" for p in footer["problems"])
+    problems = _problem_cases(cases)
+    problems += "".join(f"<li>{escape(p)}</li>" for p in footer["problems"])
     problems += "".join(
         f"<li>{escape(s['protocol'])}: operation <code>{escape(gap['operation'])}</code> is not "
         "listed by the implementation; unproven: "
@@ -308,30 +394,34 @@ def render_html(records: list[dict[str, Any]], *, docs_site: str = DOCS_SITE) ->
         mine = [case for case in cases if clause["id"] in case["clauses"]]
         entries.append((clause, mine, _result(clause, mine)))
     sections = []
+    anchored: set[str] = set()
     for protocol in protocols:
         own = sorted(
             (e for e in entries if e[0]["protocol"] == protocol),
-            key=lambda e: (_RANK[e[2]], str(e[0]["id"])),
+            key=lambda e: (_RANK[e[2]], clause_sort_key(e[0]["id"])),
         )
         levels = ", ".join(
             f"{sum(1 for c, _, _ in own if c['level'] == level)} {level}"
             for level in ("MUST", "SHOULD", "MAY")
         )
         sections.append(f"<h2>{escape(protocol)}: {len(own)} clauses ({levels})</h2>")
-        sections.extend(_clause_html(c, mine, r, docs_site) for c, mine, r in own)
+        sections.extend(_clause_html(c, mine, r, docs_site, anchored) for c, mine, r in own)
     embedded = json.dumps(records, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>apconform conformance report: {escape(impl['name'])}</title>"
         f"<style>{_CSS}</style></head><body>"
         f"<h1>Conformance report: {escape(impl['name'])} {escape(impl['version'])}</h1>"
-        f"<table>{rows}</table>"
-        "<h2>Summary</h2><table><tr><th>Protocol</th><th>Pass</th><th>Fail</th><th>Skipped</th>"
-        "<th>Errored</th><th>Xfail</th><th>Xpass</th><th>MUST clauses executed</th>"
+        + _verdict_banner(header, footer)
+        + (f'<h2>Problems</h2><ul class="problems">{problems}</ul>' if problems else "")
+        + "<h2>Summary</h2><table><tr><th>Protocol</th><th>Pass</th><th>Fail</th>"
+        "<th>Skipped</th><th>Errored</th><th>Xfail</th><th>Xpass</th><th>MUST clauses</th>"
         f"<th>Verdict</th></tr>{summary}</table>"
-        + (f"<h2>Problems</h2><ul>{problems}</ul>" if problems else "")
+        f"<table>{rows}</table>"
         + "<h2>Clause index</h2><p>Failures and errors first, then MUST clauses that no case "
-        "ran, then the rest; each id links to the clause below."
+        "ran and partial ones, then the rest; ids in natural order; each id links to the "
+        "clause below."
         + (f" {escape(registry_note)}" if registry_note else "")
         + "</p>"
         + _filter(entries)

@@ -4,9 +4,10 @@ JUnit: one ``testsuite`` per protocol, one ``testcase`` per vector (class name
 ``apconform.<protocol>.<first clause>``, name the vector id). A fail or an
 xpass is a ``failure``, an errored case an ``error``, skipped and xfail cases
 are ``skipped`` (an xfail says so and gives the reason). A protocol whose
-verdict is incomplete (nothing executed, or MUST clause branches that never
-ran) gets one more test case, ``MUST clause branches executed``, which fails
-and lists them, so a CI view never shows a vacuous or partial run as green.
+verdict is incomplete (nothing executed, a partial run chosen with ``--only``,
+or MUST clause branches that never ran) gets one more test case, ``MUST clause
+branches executed``, which fails and lists them, so a CI view never shows a
+vacuous or partial run as green.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ def _testcase(parent: ET.Element, case: dict[str, Any]) -> None:
 _COVERAGE_CASE = "MUST clause branches executed"
 
 
-def _coverage_failure(summary: dict[str, Any]) -> tuple[str, str] | None:
+def _coverage_failure(summary: dict[str, Any], partial: bool) -> tuple[str, str] | None:
     """The message and text of the extra coverage test case's failure (None when covered)."""
     if summary["verdict"] != "incomplete":
         return None
@@ -61,6 +62,11 @@ def _coverage_failure(summary: dict[str, Any]) -> tuple[str, str] | None:
         for gap in gaps
     ]
     message = f"incomplete: {len(gaps)} MUST clause branch(es) never ran"
+    if partial:
+        message = (
+            f"incomplete: a partial run (--only); {len(gaps)} MUST clause branch(es) were not "
+            "chosen, so this run is never a pass"
+        )
     if not any(summary["counts"][outcome] for outcome in ("pass", "fail", "xfail", "xpass")):
         message = "incomplete: no case of this protocol executed"
         lines.insert(0, message)
@@ -70,10 +76,11 @@ def _coverage_failure(summary: dict[str, Any]) -> tuple[str, str] | None:
 def render_junit(records: list[dict[str, Any]]) -> str:
     header, cases, footer = records[0], records[1:-1], records[-1]
     total_ms = sum(case["durationMs"] for case in cases)
+    partial = not header["selection"].get("complete", True)
     uncovered = {
         summary["protocol"]: text
         for summary in footer["protocols"]
-        if (text := _coverage_failure(summary)) is not None
+        if (text := _coverage_failure(summary, partial)) is not None
     }
     root = ET.Element(
         "testsuites",
@@ -143,14 +150,17 @@ def render_junit(records: list[dict[str, Any]]) -> str:
 
 
 def render_badges(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """One shields.io endpoint document per checked protocol."""
-    footer = records[-1]
+    """One shields.io endpoint document per checked protocol; only a pass is green."""
+    header, footer = records[0], records[-1]
+    partial = header.get("record") == "header" and not header["selection"].get("complete", True)
     badges = {}
     for summary in footer["protocols"]:
         counts = summary["counts"]
         total = sum(counts.values())
         if total == 0:
             message, color = "nothing checked", "lightgrey"
+        elif partial and summary["verdict"] == "incomplete":
+            message, color = f"partial run: {counts['pass']}/{total} passed", "orange"
         elif summary["verdict"] == "incomplete":
             gaps = len(summary.get("unexecutedBranches", []))
             message = f"incomplete ({gaps} MUST branches not run)" if gaps else "incomplete"

@@ -12,7 +12,9 @@ import json
 import textwrap
 from typing import Any
 
-__all__ = ["case_details", "case_reason", "render_markdown", "render_pretty"]
+from apconform.conformance.summary import must_clauses_text
+
+__all__ = ["case_details", "case_reason", "render_markdown", "render_pretty", "verdict_line"]
 
 _LABELS = {
     "pass": "PASS",
@@ -134,11 +136,15 @@ def case_details(case: dict[str, Any]) -> list[str]:
 def _summary_line(summary: dict[str, Any]) -> str:
     counts = summary["counts"]
     shown = ", ".join(f"{n} {k}" for k, n in counts.items() if n) or "no case"
-    return (
-        f"{summary['protocol']}: {shown} "
-        f"(MUST clauses executed {summary['mustClausesExecuted']}/{summary['mustClauses']}) "
-        f"{summary['verdict'].upper()}"
-    )
+    verdict = summary["verdict"].upper()
+    return f"{summary['protocol']}: {shown}; {must_clauses_text(summary)}: {verdict}"
+
+
+def verdict_line(records: list[dict[str, Any]]) -> str:
+    """The run's verdict in one line, the last line of every console summary."""
+    header, footer = records[0], records[-1]
+    partial = "" if header["selection"].get("complete", True) else " (a partial run: --only)"
+    return f"verdict: {footer['verdict'].upper()}{partial} (exit status {footer['exitStatus']})"
 
 
 def render_pretty(records: list[dict[str, Any]]) -> str:
@@ -171,7 +177,7 @@ def render_pretty(records: list[dict[str, Any]]) -> str:
                 )
             )
     lines.extend(f"  problem: {problem}" for problem in footer["problems"])
-    lines.append(f"verdict: {footer['verdict'].upper()} (exit status {footer['exitStatus']})")
+    lines.append(verdict_line(records))
     return "\n".join(lines) + "\n"
 
 
@@ -183,16 +189,17 @@ def render_markdown(records: list[dict[str, Any]]) -> str:
     header, cases, footer = records[0], records[1:-1], records[-1]
     impl = header["implementation"]
     mark = {"pass": "✅", "incomplete": "⚠️"}.get(footer["verdict"], "❌")
+    partial = "" if header["selection"].get("complete", True) else " (partial run: --only)"
     lines = [
-        f"## {mark} apconform conformance: {impl['name']} {impl['version']}",
+        f"## {mark} {footer['verdict'].upper()}{partial}: apconform conformance of "
+        f"{impl['name']} {impl['version']}",
         "",
         f"Target `{header['target']}`; kit {header['kit']['version']}; "
         f"vector manifest `{header['vectorManifestSha256'][:16]}`; "
         f"clause registry `{header['clauseRegistrySha256'][:16]}`; "
         f"{header['startedAt']} to {footer['finishedAt']}.",
         "",
-        "| Protocol | Pass | Fail | Skipped | Errored | Xfail | Xpass "
-        "| MUST clauses executed | Verdict |",
+        "| Protocol | Pass | Fail | Skipped | Errored | Xfail | Xpass | MUST clauses | Verdict |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for summary in footer["protocols"]:
@@ -200,7 +207,7 @@ def render_markdown(records: list[dict[str, Any]]) -> str:
         lines.append(
             f"| {summary['protocol']} | {c['pass']} | {c['fail']} | {c['skipped']} | "
             f"{c['errored']} | {c['xfail']} | {c['xpass']} | "
-            f"{summary['mustClausesExecuted']}/{summary['mustClauses']} | {summary['verdict']} |"
+            f"{must_clauses_text(summary)} | {summary['verdict']} |"
         )
     if footer["problems"]:
         lines += ["", "**Problems**", ""]

@@ -36,7 +36,7 @@ from apconform.ap1.inputs.derivations.evaluation import DerivationError, evaluat
 from apconform.ap1.inputs.items import delivered_context, load_questions, minimum_n_violations
 from apconform.ap1.inputs.plan import RunInputs, load_run_inputs
 from apconform.ap1.seal.reference import reference_seal_hashes
-from apconform.core.canonical import sha256_text
+from apconform.core.canonical import sha256_hex, sha256_text
 from apconform.core.errors import ApconformError, define_code
 
 __all__ = ["IMPORT_SEAL", "ConvertedRun", "convert_reference_run", "reference_source"]
@@ -95,13 +95,24 @@ def _claims(converted: ConvertedConfig, questions: Any) -> list[dict[str, str]]:
             dropped.append({"dimension": dimension, "reason": problems[0].message})
         else:
             kept.append(dimension)
+    if "D2" in kept:
+        kept.remove("D2")
+        dropped.append({"dimension": "D2", "reason": D2_NOT_OBSERVABLE})
     document["dimensionsClaimed"] = kept or ["D7"]
     for entry in dropped:
+        rule = "AP1-D2-2, AP1-D2-3" if entry["reason"] == D2_NOT_OBSERVABLE else "AP1-QST-2"
         converted.notes.append(
             f"the reference claims {entry['dimension']}, which the kit does not claim for this "
-            f"question set (AP1-QST-2): {entry['reason']}"
+            f"import ({rule}): {entry['reason']}"
         )
     return dropped
+
+
+D2_NOT_OBSERVABLE = (
+    "a D2 mechanism class rests on the sampling parameters every round sent and the response "
+    "echoed, and the reference keeps neither the request bytes nor the response envelopes of "
+    "the rounds before the last, so the import cannot observe them"
+)
 
 
 @dataclass
@@ -176,7 +187,20 @@ def _convert_all(
     limit = inputs.config.repeats
     out: list[ConvertedExecution] = []
     lines = 0
+    seen: dict[str, int] = {}
     for pair in _pairs(iter(records), seal_hash):
+        # an executed record is unique (its timestamp, the response id); a VOID one never
+        # reached the model, and repeats of an underivable item may be written alike
+        void = pair.engine.get("error_state") == "VOID"
+        digest = sha256_hex(pair.engine)
+        first = pair.engine_line if void else seen.setdefault(digest, pair.engine_line)
+        if first != pair.engine_line:
+            raise ApconformError(
+                IMPORT_RECORD,
+                f"line {pair.engine_line}: the execution on lines {_lines_of(pair)} repeats the "
+                f"one on lines {first}-{first + 1} (the same engine record); a run records each "
+                "execution once, so a repeated record would be scored twice",
+            )
         key = (pair.engine["condition"], pair.engine["item_id"])
         repeats[key] += 1
         if repeats[key] > limit:
@@ -197,6 +221,14 @@ def _convert_all(
         )
         lines = pair.figure_line or pair.engine_line
     return out, lines
+
+
+def _lines_of(pair: _Pair) -> str:
+    return (
+        f"{pair.engine_line}-{pair.figure_line}"
+        if pair.figure_line is not None
+        else str(pair.engine_line)
+    )
 
 
 def _ground_truth(inputs: RunInputs, executions: list[ConvertedExecution]) -> list[dict[str, Any]]:

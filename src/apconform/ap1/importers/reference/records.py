@@ -38,6 +38,7 @@ from apconform.core.jsonload import Limits, loads
 
 __all__ = [
     "IMPORT_RECORD",
+    "LINE_LIMITS",
     "NOT_RECORDED",
     "ConvertedExecution",
     "ReferenceSource",
@@ -54,7 +55,15 @@ IMPORT_RECORD = define_code(
     "the line and what is wrong with it.",
 )
 
-_LINE_LIMITS = Limits(max_bytes=4 * 1024 * 1024, max_depth=64, max_nodes=500_000)
+LINE_LIMITS = Limits(max_bytes=4 * 1024 * 1024, max_depth=64, max_nodes=500_000)
+"""What one line of the reference transcript may hold: 4 MiB, depth 64, 500,000 values (a
+published record is at most some 20 KiB; docs/ap1/reference-runs.md states the bounds)."""
+_MIB = LINE_LIMITS.max_bytes // (1024 * 1024)
+_BOUNDS = {
+    "APC-JSON-SIZE": f"is larger than the {_MIB} MiB a line may be",
+    "APC-JSON-DEPTH": f"nests deeper than the {LINE_LIMITS.max_depth} levels a line may",
+    "APC-JSON-NODES": f"holds more than the {LINE_LIMITS.max_nodes:,} values a line may",
+}
 
 ENGINE_MEMBERS = frozenset(
     {
@@ -170,8 +179,15 @@ class TranscriptReader:
         if not raw.strip():
             raise _refuse(line, "the line is empty")
         try:
-            value = loads(raw, limits=_LINE_LIMITS, source=f"line {line}")
+            value = loads(raw, limits=LINE_LIMITS, source=f"line {line}")
         except ApconformError as error:
+            bound = _BOUNDS.get(error.code)
+            if bound is not None:  # valid JSON, perhaps, but beyond what the import reads
+                raise _refuse(
+                    line,
+                    f"the record {bound} ({error.message}); the reference writes records far "
+                    "smaller, so this line was not written by it unedited",
+                ) from None
             raise _refuse(line, f"the line is not a JSON record ({error.message})") from None
         if not isinstance(value, dict):
             raise _refuse(line, "the line is not a JSON object")

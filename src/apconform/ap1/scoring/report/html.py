@@ -1,7 +1,10 @@
 """The HTML rendering of a score report: one self-contained file, readable offline.
 
 Styles are inline, charts are inline SVG pictures, and nothing is fetched: no
-script, no font, no image, no link outside the page. Beside the Markdown it
+script, no font, no image, no link outside the page. The profile comes first,
+right under the statement that AP-1 gives a profile and not a verdict; numbers
+and identifiers are never split across lines, and wide tables scroll inside
+their own box, so the page fits a phone. Beside the Markdown it
 shows yes/no for booleans, formulas as formulas, long numbers that wrap inside
 their cells, and the rows of a long table that share one value as a single line
 ("312 cells: UNMEASURED — reason") that opens to the cells it stands for.
@@ -27,18 +30,45 @@ COLLAPSE_AT = 5
 _STYLE = (
     "body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;margin:2em auto;max-width:"
     "1200px;padding:0 1em;color:#111}h1{font-size:24px}h2{font-size:18px;margin-top:1.8em;"
-    "border-bottom:1px solid #ccc}table{border-collapse:collapse;margin:.6em 0;font-size:12.5px;"
-    "max-width:100%}th,td{border:1px solid #ddd;padding:3px 6px;text-align:left;"
-    "vertical-align:top;overflow-wrap:anywhere}th{background:#f3f3f3}"
-    "pre{background:#f7f7f7;padding:.6em;font-size:12px;white-space:pre-wrap;"
-    "overflow-wrap:anywhere}figure{margin:.8em 0}figcaption{font-weight:600;margin:.3em 0}"
+    "border-bottom:1px solid #ccc}table{border-collapse:collapse;margin:.6em 0;font-size:12.5px}"
+    ".tw{overflow-x:auto;max-width:100%}th,td{border:1px solid #ddd;padding:3px 6px;"
+    "text-align:left;vertical-align:top;overflow-wrap:normal;word-break:normal}"
+    "th{background:#f3f3f3;white-space:nowrap}.nb{white-space:nowrap}"
+    "p .nb.long{display:inline-block;max-width:100%;overflow-x:auto;vertical-align:bottom}"
+    "pre{background:#f7f7f7;padding:.6em;font-size:12px;white-space:pre;overflow-x:auto}"
+    "figure{margin:.8em 0}figcaption{font-weight:600;margin:.3em 0}"
     "figure svg{max-width:100%;height:auto}nav a{margin-right:.8em;display:inline-block}"
     ".statement{background:#fff8e1;padding:.6em;border-left:4px solid #E69F00}"
     "tr.group td{background:#f7f9fc}.count{font-weight:600}details{margin-top:.2em}"
     "summary{cursor:pointer;color:#0072B2}.formula{font-family:'Cambria Math','STIX Two Math',"
     "'Latin Modern Math',serif;font-size:15px}.formula b{font-family:ui-monospace,monospace;"
-    "font-size:13px}"
+    "font-size:13px}@media (max-width:600px){body{margin:1em auto;padding:0 .6em}}"
 )
+"""Cells wrap at spaces only (never inside a word); a number, an id or a hash is one unbreakable
+token (``.nb``), and a table wider than the page scrolls in its own box (``.tw``), so the page
+never scrolls sideways, on a phone either."""
+_TOKEN = re.compile(r"\S+")
+_BREAKABLE = re.compile(r"[0-9\-\u2013\u2212/_.:%()\[\]]")
+_LONG = 40
+
+
+def _unbroken(text: str) -> str:
+    """Escaped text with every number- or id-like token kept on one line.
+
+    Browsers may break a line after a hyphen, a slash or a dash inside a token
+    ("AP1-/DRV-10", "14.7%\u2013/32.8%"); such tokens are wrapped in ``span.nb``.
+    """
+
+    def keep(match: re.Match[str]) -> str:
+        token = match.group(0)
+        if len(token) < 2 or not _BREAKABLE.search(token):
+            return html.escape(token)
+        klass = "nb long" if len(token) > _LONG else "nb"
+        return f'<span class="{klass}">{html.escape(token)}</span>'
+
+    return _TOKEN.sub(keep, text)
+
+
 _SYMBOL = re.compile(r"\b([A-Za-z])_([A-Za-z0-9]+)\b")
 
 
@@ -49,7 +79,7 @@ def _anchor(number: int) -> str:
 def _cell(value: Cell) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
-    return html.escape(value)
+    return _unbroken(value)
 
 
 def _math(text: str) -> str:
@@ -122,12 +152,12 @@ def _table(block: Block) -> str:
         body.append(
             f'<tr class="group"><td colspan="{len(block.headers)}"><span class="count">'
             f"{count} {html.escape(block.noun)}</span>: {shown}<details><summary>which "
-            f"{html.escape(block.noun)}</summary>{html.escape(names)}</details></td></tr>"
+            f"{html.escape(block.noun)}</summary>{_unbroken(names)}</details></td></tr>"
         )
     for row in singles:
         body.append("<tr>" + "".join(f"<td>{_cell(c)}</td>" for c in row) + "</tr>")
     thead = f"<thead><tr>{head}</tr></thead>" if any(block.headers) else ""
-    out = f"<table>{thead}<tbody>{''.join(body)}</tbody></table>"
+    out = f'<div class="tw"><table>{thead}<tbody>{"".join(body)}</tbody></table></div>'
     if others > len(singles):
         out += f"<p>{html.escape(more_rows_text(others - len(singles)))}</p>"
     return out
@@ -149,12 +179,10 @@ def render_html(doc: dict[str, Any]) -> str:
     for number, section in enumerate(sections):
         tag = "h1" if number == 0 else "h2"
         parts.append(f'<section id="{_anchor(number)}"><{tag}>{e(section.title)}</{tag}>')
-        if number == 0:
-            parts.append(f"<nav>{nav}</nav>")
         for index, block in enumerate(section.blocks):
             if block.kind == "p":
                 klass = ' class="statement"' if number == 0 and index == 0 else ""
-                parts.append(f"<p{klass}>{e(block.text)}</p>")
+                parts.append(f"<p{klass}>{_unbroken(block.text)}</p>")
             elif block.kind == "formula":
                 parts.append(_formula(block.formula))
             elif block.kind == "table":
@@ -167,5 +195,7 @@ def render_html(doc: dict[str, Any]) -> str:
             elif block.kind == "code":
                 parts.append(f"<pre>{e(block.text)}</pre>")
         parts.append("</section>")
+        if number == 1:  # the contents follow the profile, which comes first
+            parts.append(f"<nav><b>Contents:</b> {nav}</nav>")
     parts.append("</body></html>\n")
     return "".join(parts)

@@ -36,11 +36,55 @@ def _streamed(rows: Any, convert: Callable[[Any], list[Cell]]) -> Sequence[list[
     return [convert(row) for row in rows]
 
 
+def _work_for_people(doc: dict[str, Any]) -> str:
+    """The three counts of work sent to people, each defined once, and how they relate."""
+    adj = doc["adjudication"]
+    rows = _c(adj["routedByDimension"])
+    return (
+        "Work for people, three counts that answer different questions. "
+        f"D1 figures not matched automatically: {doc['accuracy']['adjudicated']} (their "
+        "figure-identification outcome is ADJUDICATE-*; they are left out of the D1 rate). "
+        f"Answers routed to people (§6.8): {doc['answers']['routedToAdjudication']} (those "
+        "figures, plus every answer whose response could not be read or whose figure was "
+        "incorrect, and every correct answer the record does not show computed by the "
+        "calculator from grounded operands and transcribed exactly). "
+        f"Adjudication sheet rows: {adj['routed']} (one D1 row per routed answer, plus one "
+        f"row per answer to an item with an adversarial or conflict class; by dimension: {rows})."
+    )
+
+
 def _head(doc: dict[str, Any]) -> list[Section]:
     run, scorer, integrity = doc["run"], doc["scorer"], doc["integrity"]
     top = Section("AP-1 score report")
     top.p(doc["profileStatement"])
-    top.table(
+    profile = Section("The profile")
+    profile.p("One row per dimension; no row is a pass or a fail.")
+    profile.table(
+        ("Dimension", "Name", "Claimed", "Status", "n", "Evidence class", "Result or reason"),
+        [
+            [
+                d["dimension"],
+                d["name"],
+                "yes" if d["claimed"] else "no",
+                d["status"],
+                _n(d["n"]),
+                _n(d["evidenceClass"]) or "n/a",
+                " ".join(t for t in (d["summary"] or d["reason"], _adjudicated(d)) if t),
+            ]
+            for d in doc["dimensions"]
+        ],
+    )
+    unclaimed = [d["dimension"] for d in doc["dimensions"] if not d["claimed"]]
+    if unclaimed:
+        profile.p(
+            "Not claimed by this run: "
+            + ", ".join(unclaimed)
+            + ". Their rows are shown for completeness; whatever a row says, the run makes no "
+            "claim about that dimension (see Dimensions claimed under The run)."
+        )
+    profile.p(_work_for_people(doc))
+    facts = Section("The run")
+    facts.table(
         ("", ""),
         [
             ["Model", run["model"]],
@@ -86,23 +130,6 @@ def _head(doc: dict[str, Any]) -> list[Section]:
             [[p["line"], _n(p["seq"]), p["kind"], p["message"]] for p in transcript["problems"]],
             limit=_LIST_LIMIT,
         )
-    profile = Section("The profile")
-    profile.p("One row per dimension; no row is a pass or a fail.")
-    profile.table(
-        ("Dimension", "Name", "Claimed", "Status", "n", "Evidence class", "Result or reason"),
-        [
-            [
-                d["dimension"],
-                d["name"],
-                "yes" if d["claimed"] else "no",
-                d["status"],
-                _n(d["n"]),
-                _n(d["evidenceClass"]) or "n/a",
-                " ".join(t for t in (d["summary"] or d["reason"], _adjudicated(d)) if t),
-            ]
-            for d in doc["dimensions"]
-        ],
-    )
     cells = Section("Executions and non-outcome cells")
     cells.p("Statuses: " + ", ".join(f"{s['status']} {s['count']}" for s in doc["statusCounts"]))
     cells.table(
@@ -118,15 +145,16 @@ def _head(doc: dict[str, Any]) -> list[Section]:
             [[u["record"], u["message"]] for u in doc["unreadableRecords"]],
             limit=_LIST_LIMIT,
         )
-    return [top, check, profile, cells]
+    return [top, profile, facts, check, cells]
 
 
 def _accuracy(doc: dict[str, Any]) -> Section:
     a = doc["accuracy"]
     s = Section("D1 accuracy")
     s.p(
-        f"Auto-scored: {a['autoScored']}; correct {_r(a['rate'])}. Routed to adjudication (not in "
-        f"the rate): {a['adjudicated']}; no figure: {a['noFigure']}; "
+        f"Auto-scored: {a['autoScored']}; correct {_r(a['rate'])}. Figures not matched "
+        f"automatically (not in the rate; see the profile's work for people): {a['adjudicated']}; "
+        f"no figure: {a['noFigure']}; "
         f"unmeasurable: {a['unmeasurable']}. "
         f"Equal to the expected value at the declared precision: {a['exactAtDeclaredPrecision']}."
     )
@@ -368,13 +396,16 @@ def _answers(doc: dict[str, Any]) -> list[Section]:
     a, adj = doc["answers"], doc["adjudication"]
     s = Section("Answer-level outcomes (AP-1 §6.8)")
     s.p(
-        f"Decided automatically or as statuses: {_c(a['outcomes'])}. Routed to two human "
-        f"scorers: {a['routedToAdjudication']}."
+        f"Decided automatically or as statuses: {_c(a['outcomes'])}. Answers routed to people "
+        f"(see the profile's work for people): {a['routedToAdjudication']}."
     )
     s.chart("answers", {"rows": a["perItem"]})
     s.table(("Item", "Outcomes"), [[i["itemId"], _c(i["outcomes"])] for i in a["perItem"]])
     h = Section("Human adjudication")
-    h.p(f"{adj['routed']} row(s) routed ({_c(adj['routedByDimension'])}). {adj['statement']}")
+    h.p(
+        f"Adjudication sheet rows: {adj['routed']} ({_c(adj['routedByDimension'])}; see the "
+        f"profile's work for people). {adj['statement']}"
+    )
     if adj["imported"]:
         scorers = "; ".join(
             f"scorer {s['scorer']}: {s['name']} ({s['marked']} marked, {s['partlyMarked']} partly, "

@@ -126,8 +126,8 @@ def dimension_cells(
                 "MEASURED",
                 claimed="D1" in claimed,
                 n=d1["n"],
-                summary=f"auto-scored correct {d1['text']}; {accuracy['adjudicated']} routed to "
-                f"adjudication, not in the rate{human_text}",
+                summary=f"auto-scored correct {d1['text']}; {accuracy['adjudicated']} figures "
+                f"not matched automatically, not in the rate{human_text}",
                 evidence=None,
             )
         )
@@ -205,7 +205,8 @@ def dimension_cells(
             "MEASURED",
             claimed=True,
             n=None,
-            summary=f"{outcomes}; {sections['answers']['routedToAdjudication']} routed to people",
+            summary=f"{outcomes}; {sections['answers']['routedToAdjudication']} answers routed "
+            "to people",
             evidence=None,
         )
     )
