@@ -114,6 +114,7 @@ def _output_dir(text: str | None) -> Path | None:
 
 def _cmd_run(args: argparse.Namespace) -> int:
     from apconform.ap1.run.engine import RunOptions, run_sealed
+    from apconform.core.stopping import stop_signals
 
     if args.concurrency < 1:
         raise UsageError("--concurrency must be at least 1")
@@ -140,17 +141,16 @@ def _cmd_run(args: argparse.Namespace) -> int:
         raise UsageError("--stop-after-failures must be at least 1")
     share = _share(args.max_unmeasured_share)
     started = time.perf_counter()
-    result = run_sealed(
-        run_dir,
-        RunOptions(
-            concurrency=args.concurrency,
-            rate_limit=_rate(args.rate_limit),
-            resume=bool(args.resume),
-            allow_plain_http_key=args.send_api_key_over_plain_http_to_remote_host,
-            failure_limit=args.stop_after_failures,
-            sign_with=_signing_key(args.sign_with),
-        ),
+    options = RunOptions(
+        concurrency=args.concurrency,
+        rate_limit=_rate(args.rate_limit),
+        resume=bool(args.resume),
+        allow_plain_http_key=args.send_api_key_over_plain_http_to_remote_host,
+        failure_limit=args.stop_after_failures,
+        sign_with=_signing_key(args.sign_with),
     )
+    with stop_signals():  # `kill PID` stops the run as cleanly as Ctrl-C, resumably
+        result = run_sealed(run_dir, options)
     return _run_summary(run_dir, result, time.perf_counter() - started, share)
 
 
@@ -336,6 +336,7 @@ def _transcript_status(report: Any, anchor: Any, scored: Any, *, require_anchor:
 def _cmd_serve_mock(args: argparse.Namespace) -> int:
     from apconform.ap1.inputs.files import example_paths, load_inputs
     from apconform.ap1.mock import MODELS, PERSONAS, MockEndpoint
+    from apconform.core.stopping import stop_signals
 
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port {args.port} is not a port number (0 to 65535; 0 picks one)")
@@ -354,9 +355,10 @@ def _cmd_serve_mock(args: argparse.Namespace) -> int:
     print(f"built-in endpoint on {mock.url} (seed {args.seed}, latency {args.latency_ms} ms)")
     for model in MODELS:
         print(f"  {model:24} {PERSONAS[model[5:]]}")
-    print("stop with Ctrl-C", flush=True)
+    print("stop with Ctrl-C or `kill PID`", flush=True)
     try:
-        mock.serve_forever()
+        with stop_signals(interrupt=True):  # a server stops on SIGINT however it was started
+            mock.serve_forever()
     except KeyboardInterrupt:
         print("stopped")
     finally:
