@@ -363,8 +363,7 @@ def build_openapi(root: Path) -> dict[str, str]:
     from apconform.api.openapi_docs import openapi_markdown
 
     with recording() as examples:  # computed here once, read by every API worker
-        text = openapi_text()
-    ledger = ledger_openapi_text()
+        text, ledger = openapi_text(), ledger_openapi_text()
     return {
         "schemas/openapi.json": text,
         "src/apconform/api/openapi_examples.json": examples(),
