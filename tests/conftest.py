@@ -6,6 +6,7 @@ import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
+import process_guard
 import pytest
 from browser_support import Browser, start_browser
 
@@ -22,6 +23,11 @@ _SKIP = shutil.ignore_patterns(
     ".ruff_cache",
     "*.egg-info",
 )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # The session fails if a process a test started outlives it (tests/process_guard.py).
+    config.pluginmanager.register(process_guard, "apconform-process-guard")
 
 
 @pytest.fixture(scope="session")

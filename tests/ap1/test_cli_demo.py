@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 import requests
+from process_support import in_the_background, stop
 
 from apconform.ap1.mock import MockEndpoint
 from apconform.cli import main
@@ -120,10 +121,14 @@ def test_usage_errors_exit_2_without_a_traceback(
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
-def test_serve_mock_serves_until_interrupted() -> None:
+@pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM], ids=["sigint", "sigterm"])
+def test_serve_mock_serves_until_interrupted(how: signal.Signals) -> None:
+    """Ctrl-C or `kill PID` stops it cleanly, even when it was started with SIGINT ignored
+    (a script's background job, `nohup ... &`, many CI runners), as `apconform serve` does."""
     repo = Path(__file__).resolve().parents[2]
+    command = [sys.executable, "-m", "apconform.cli", "ap1", "serve-mock", "--port", "0"]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "apconform.cli", "ap1", "serve-mock", "--port", "0", "--seed", "2"],
+        in_the_background([*command, "--seed", "2"]),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env={**os.environ, "PYTHONPATH": str(repo)},
@@ -136,6 +141,6 @@ def test_serve_mock_serves_until_interrupted() -> None:
         models = requests.get(url.replace("chat/completions", "models"), timeout=5).json()
         assert len(models["data"]) == 11  # ten personas and mock-mixed
     finally:
-        proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=10)
-    assert proc.returncode == 0
+        status = stop(proc, how)
+    assert status == 0
+    assert proc.stdout.read().decode().endswith("stopped\n")

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from process_support import stop
 
 from apconform.ap1.mock import MockEndpoint
 from apconform.cli import main
@@ -93,8 +94,7 @@ def test_an_endpoint_killed_mid_run_stops_the_run_and_a_resume_retries_its_cells
     try:
         status, out = _run(run_dir, capsys, "--resume", str(run_dir))
     finally:
-        endpoint.send_signal(signal.SIGINT)
-        endpoint.wait(timeout=30)
+        assert stop(endpoint, signal.SIGINT) == 0
     assert status == 0
     assert "204/204 cells recorded" in out and "UNMEASURED" not in out
     assert "cell(s) deferred earlier after endpoint failures: transport-error after 3" in out

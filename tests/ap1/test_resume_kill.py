@@ -14,10 +14,12 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from process_support import from_a_terminal, in_the_background, stop
 
 from apconform.ap1.inputs.plan import plan_cells
 from apconform.ap1.mock import MockEndpoint
@@ -29,14 +31,16 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 REPO = Path(__file__).resolve().parents[2]
 
 
-def _start_run(run_dir: Path, *args: str) -> subprocess.Popen[bytes]:
+def _start_run(
+    run_dir: Path, *args: str, launch: Callable[[list[str]], list[str]] = from_a_terminal
+) -> subprocess.Popen[bytes]:
     env = {
         **os.environ,
         "PYTHONPATH": str(REPO),
         "APCONFORM_DEBUG": "1",
     }  # a failure shows its traceback
     return subprocess.Popen(
-        [sys.executable, "-m", "apconform.cli", "ap1", "run", *args, "--concurrency", "4"],
+        launch([sys.executable, "-m", "apconform.cli", "ap1", "run", *args, "--concurrency", "4"]),
         cwd=run_dir.parent,
         env=env,
         stdout=subprocess.PIPE,
@@ -109,14 +113,25 @@ def test_kill_minus_nine_then_resume_loses_and_duplicates_nothing(tmp_path: Path
     assert b"204/204 cells recorded" in out
 
 
-def test_ctrl_c_stops_cleanly_and_resumes(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("launch", "how"),
+    [(from_a_terminal, signal.SIGINT), (in_the_background, signal.SIGTERM)],
+    ids=["ctrl-c-in-a-terminal", "kill-in-the-background"],
+)
+def test_ctrl_c_or_kill_stops_cleanly_and_resumes(
+    tmp_path: Path, launch: Callable[[list[str]], list[str]], how: signal.Signals
+) -> None:
+    """Ctrl-C, and `kill PID` (SIGTERM) even with SIGINT ignored, stop the run resumably."""
     with MockEndpoint(example_inputs(), latency=Decimal("0.02"), seed=5) as mock:
         run_dir = seal_run(tmp_path, mock.url, "mock-split", repeats="1")
         transcript = run_dir / "transcript.jsonl"
-        proc = _start_run(run_dir, "--output-dir", str(run_dir))
-        _wait_for_lines(transcript, 20, proc)
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
+        proc = _start_run(run_dir, "--output-dir", str(run_dir), launch=launch)
+        try:
+            _wait_for_lines(transcript, 20, proc)
+            proc.send_signal(how)
+            out, err = proc.communicate(timeout=60)
+        finally:
+            stop(proc, signal.SIGKILL)
         assert proc.returncode == 130, err.decode()
         assert b"continue with: apconform ap1 run --resume" in out
         stopped = verify_transcript(transcript)

@@ -26,6 +26,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+import deferred_fuzz
 import pytest
 import schemathesis
 from fastapi import APIRouter
@@ -33,16 +34,16 @@ from fuzz_hooks import REPAIRS  # registers the hooks .ci/fuzz-api loads too
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import CHECKS, load_all_checks
 from schemathesis.config import SchemathesisConfig
+from shipped_vectors import shipped_vectors
 from starlette.requests import Request
 
 from apconform.api import OPENAPI_PATH, ApiSettings, create_app, read_json, route_doc
 from apconform.api.routing import BODY_STATUSES, JsonResponse
-from apconform.conformance.vectors import load_vectors
 from apconform.core.errors import ApconformError
 from apconform.core.validation import SCHEMA_VIOLATION
 
 EXAMPLES = 10
-VECTORS = load_vectors()
+VECTORS = list(shipped_vectors())
 HEAVY = {
     # bodies nesting paired APx campaigns
     "/v1/apx/compare": 1,
@@ -173,15 +174,21 @@ def test_in_process_budget_is_applied_per_operation() -> None:
     assert budget("/v1/kit/parse") == (EXAMPLES, True)
 
 
-@schema.parametrize()
 @settings(
     deadline=None,
     derandomize=True,
     database=None,
     suppress_health_check=list(HealthCheck),
 )
-def test_api_conforms_to_its_openapi(case: Any) -> None:
+def _conforms(case: Any) -> None:
     case.call_and_validate(checks=ALL_CHECKS)
+
+
+@pytest.mark.parametrize("operation", deferred_fuzz.labels(schema))
+def test_api_conforms_to_its_openapi(operation: str) -> None:
+    """Each operation's examples, coverage and generated cases (built here, not at collection:
+    see tests/api/deferred_fuzz.py)."""
+    deferred_fuzz.run(schema, operation, _conforms)
 
 
 def test_the_in_process_fuzz_test_catches_a_planted_division_by_zero(tmp_path: Path) -> None:

@@ -11,17 +11,18 @@ from typing import Any
 import pytest
 from conftest import call
 from fastapi import FastAPI
+from shipped_vectors import shipped_vectors
 
 import apconform
 from apconform.api import OPENAPI_PATH, openapi_text, operation_path
 from apconform.api.routing import OPERATION_STATUSES
 from apconform.conformance.clauses import load_clause_registry
 from apconform.conformance.compare import match_answer, match_refusal
-from apconform.conformance.vectors import LoadedVector, load_vectors
+from apconform.conformance.vectors import LoadedVector
 from apconform.core.errors import registered_codes
 from apconform.core.schemas import document_names, schema_digest
 
-VECTORS = load_vectors()
+VECTORS = list(shipped_vectors())
 
 
 @pytest.mark.parametrize("item", VECTORS, ids=[v.id for v in VECTORS])

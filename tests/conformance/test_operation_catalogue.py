@@ -7,17 +7,17 @@ import re
 from pathlib import Path
 
 import pytest
+from shipped_vectors import shipped_vectors
 
 from apconform.cli import main
 from apconform.conformance.catalogue import operation_entries, select_vectors
 from apconform.conformance.contracts import BAD_OPERATION_INPUT, CATALOGUE_PAGE
 from apconform.conformance.operations import operation_names
-from apconform.conformance.vectors import load_vectors
 from apconform.models.ap1_operations import ScoredExecution
 
 REPO = Path(__file__).resolve().parents[2]
 PAGES = {p: REPO / "docs" / "operations" / f"{p}.md" for p in ("kit", "apx", "ap1")}
-VECTORS = load_vectors()
+VECTORS = list(shipped_vectors())
 BY_ID = {item.id: item for item in VECTORS}
 _HEADING = re.compile(r"^## `([a-z0-9_.]+)` \{ #([a-z0-9_.]+) \}$", re.MULTILINE)
 _EXAMPLE = re.compile(r"^\*\*(?:Worked|Refused) example\*\*: vector `([^`]+)`", re.MULTILINE)

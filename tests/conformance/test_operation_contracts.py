@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from shipped_vectors import shipped_vectors
 
 from apconform.conformance.contracts import (
     answer_problems,
@@ -23,10 +24,10 @@ from apconform.conformance.contracts import (
     operation_contract,
 )
 from apconform.conformance.operations import get_operation, operation_names
-from apconform.conformance.vectors import LoadedVector, load_vectors
+from apconform.conformance.vectors import LoadedVector
 from apconform.core.errors import ApconformError, DocumentRefused, registered_codes
 
-VECTORS = load_vectors()
+VECTORS = list(shipped_vectors())
 IDS = [item.id for item in VECTORS]
 
 

@@ -6,13 +6,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from shipped_vectors import shipped_vectors
 
 from apconform.conformance.compare import json_equal, match_answer, match_refusal
 from apconform.conformance.operations import get_operation
-from apconform.conformance.vectors import LoadedVector, load_vectors
+from apconform.conformance.vectors import LoadedVector
 from apconform.core.errors import ApconformError
 
-ALL_VECTORS = load_vectors()
+ALL_VECTORS = list(shipped_vectors())
 KIT_VECTORS = [v for v in ALL_VECTORS if v.vector.protocol == "kit"]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import decimal
 from decimal import Decimal
 from fractions import Fraction
 from math import comb
@@ -11,10 +12,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from apconform.ap1.scoring.rates import rate
+from apconform.core import stats
 from apconform.core.stats import (
-    _context,
-    _fraction_cdf_and_slope,
-    _summed_cdf_and_slope,
+    Interval,
+    _ratio_sum_double,
+    _ratio_sum_integer,
+    _settle,
+    _tail,
     clopper_pearson,
     cohen_kappa,
     format_percent,
@@ -148,15 +152,153 @@ def test_large_counts_give_the_reported_digits(
     assert shown["upperBound95"] == one_sided
 
 
+def _exact_tail(k: int, n: int, x: Fraction, upper: bool) -> Fraction:
+    """P(X <= k) (``upper``) or P(X >= k) for X ~ Binomial(n, x), in exact rationals."""
+    top, bottom = x.numerator, x.denominator
+    rest = bottom - top
+    first, last = (0, k) if upper else (k, n)
+    if last < first:
+        return Fraction(0)
+    if last - first > n // 2:  # sum the shorter side and take it from 1
+        other = _exact_tail(k + 1, n, x, False) if upper else _exact_tail(k - 1, n, x, True)
+        return 1 - other
+    # C(n, i) top**i rest**(n - i), each from the one before by an exact division
+    term = comb(n, first) * top**first * rest ** (n - first)
+    total = term
+    for i in range(first, last):
+        term = term * (n - i) * top // ((i + 1) * rest)
+        total += term
+    return Fraction(total, bottom**n)
+
+
+_ELEVEN = decimal.Context(prec=11)
+
+
+def _cell(value: Decimal) -> tuple[Fraction, Fraction]:
+    """The open interval between the numbers of 11 or fewer significant digits next to value."""
+    below = _ELEVEN.copy()
+    below.rounding = decimal.ROUND_FLOOR
+    above = _ELEVEN.copy()
+    above.rounding = decimal.ROUND_CEILING
+    return Fraction(below.plus(value)), Fraction(above.plus(value))
+
+
+def _printed(value: Decimal) -> tuple[str, str, str]:
+    return format(decimal.Context(prec=10).plus(value), "f"), format_percent(value), _six(value)
+
+
+def _assert_exact(k: int, n: int, value: Decimal, alpha: Fraction, upper: bool) -> None:
+    """value and the exact bound lie on the same side of every number of at most 11
+    significant digits (so they print alike at 10 digits, as a percentage, to 6 places)."""
+    digits = value.as_tuple().digits
+    if len(digits) <= 11 or digits[-1] == 0:  # only an exact bound may be reported so
+        assert _exact_tail(k, n, Fraction(value), upper) == alpha, (k, n, value)
+        return
+    low, high = _cell(value)
+    at_low, at_high = _exact_tail(k, n, low, upper), _exact_tail(k, n, high, upper)
+    if upper:  # P(X <= k) falls as p rises; P(X >= k) rises
+        assert at_low > alpha > at_high, (k, n, value)
+    else:
+        assert at_low < alpha < at_high, (k, n, value)
+    # every number strictly inside the cell prints as the value does
+    nudge = Fraction(1, 10**40)
+    for inside in (low + nudge, high - nudge):
+        shown = decimal.Context(prec=60).divide(inside.numerator, inside.denominator)
+        assert _printed(shown) == _printed(value), (k, n, value)
+
+
+_GRID = [(k, n) for n in range(1, 41) for k in range(n + 1)] + [
+    (k, n)
+    for n in (49, 50, 99, 100, 204, 250, 999, 1000)
+    for k in sorted({0, 1, 2, 3, n // 10, n // 3, n // 2, n - n // 3, n - 2, n - 1, n})
+]
+
+
+@pytest.mark.parametrize("confidence", [Decimal("0.95"), Decimal("0.9"), Decimal("0.99")])
+def test_bounds_are_exact_to_every_printed_digit(confidence: Decimal) -> None:
+    """Against the exact binomial tail in rationals: the two-sided bounds and the one-sided
+    upper bound of every k for n up to 40 and spread over n up to 1,000, at three levels."""
+    two = Fraction(1) - Fraction(confidence)
+    for k, n in _GRID:
+        interval = clopper_pearson(k, n, confidence)
+        if k > 0:
+            _assert_exact(k, n, interval.lower, two / 2, upper=False)
+        if k < n:
+            _assert_exact(k, n, interval.upper, two / 2, upper=True)
+            _assert_exact(k, n, one_sided_upper(k, n, confidence), two, upper=True)
+    assert clopper_pearson(0, 7, confidence).lower == 0
+    assert clopper_pearson(7, 7, confidence).upper == 1
+
+
+def test_reported_bounds_carry_twelve_digits() -> None:
+    assert clopper_pearson(1, 10).upper == Decimal("0.445016117028")
+    assert clopper_pearson(1, 1) == Interval(Decimal("0.025"), Decimal(1))  # exact
+    assert one_sided_upper(0, 1) == Decimal("0.95")
+
+
+def test_settle_reports_the_side_of_a_short_number() -> None:
+    """A bound whose 12-digit rounding ends in 0 gets a 13th digit naming its side."""
+    assert _settle(Decimal("0.12345678901149"), Decimal("0.12345678901151")) is None
+    assert _settle(Decimal("0.1234567890111"), Decimal("0.1234567890112")) == Decimal(
+        "0.123456789011"
+    )
+    above = _settle(Decimal("0.12345000000001"), Decimal("0.12345000000002"))
+    assert above == Decimal("0.1234500000001")
+    below = _settle(Decimal("0.12344999999998"), Decimal("0.12344999999999"))
+    assert below == Decimal("0.1234499999999")
+    assert _settle(Decimal("0.12344999999999"), Decimal("0.12345000000001")) is None
+    # below a power of ten the grid is finer: 0.1 minus one unit of the 13th digit
+    assert _settle(Decimal("0.099999999999996"), Decimal("0.099999999999997")) == Decimal(
+        "0.0999999999999"
+    )
+    for shown in (above, below):
+        assert format_percent(shown) == "12.3%" if shown == below else "12.4%"
+
+
 @pytest.mark.parametrize(
-    ("k", "n"), [(0, 1000), (5, 1000), (300, 1000), (700, 1000), (999, 1000), (2000, 5000)]
+    ("k", "n", "p"),
+    [
+        (0, 30, "0.1"),
+        (3, 100, "0.0852"),
+        (300, 1000, "0.33"),
+        (700, 1000, "0.66"),
+        (999, 1000, "0.9993"),
+        (2000, 5000, "0.41"),
+        (10, 5000, "0.9"),
+    ],
 )
-def test_the_continued_fraction_and_the_summed_tail_agree(k: int, n: int) -> None:
-    c = _context()
-    for p in (Decimal("0.0001"), Decimal(k + 1) / (n + 2), Decimal("0.5"), Decimal("0.9999")):
-        summed = _summed_cdf_and_slope(k, n, p, c)
-        fraction = _fraction_cdf_and_slope(k, n, p, c)
-        # relative 1e-30, or 1e-38 absolute: 1 minus the longer tail, summed in 40 digits, cannot
-        # resolve a probability far below 1e-40 that the fraction still gives
-        for a, b in zip(summed, fraction, strict=True):
-            assert abs(a - b) <= Decimal("1e-30") * max(abs(a), abs(b)) + Decimal("1e-38"), (p, a)
+@pytest.mark.parametrize("summer", [_ratio_sum_double, _ratio_sum_integer])
+def test_the_tail_enclosure_holds_the_exact_tail(k: int, n: int, p: str, summer: object) -> None:
+    """Each way of summing gives an interval that holds the exact tail, and a narrow one."""
+    for upper in (True, False):
+        if (upper and k == n) or (not upper and k == 0):
+            continue
+        low, high = _tail(k, n, Decimal(p), upper, 44, 30, summer)  # type: ignore[arg-type]
+        exact = _exact_tail(k, n, Fraction(p), upper)
+        assert Fraction(low) <= exact <= Fraction(high), (upper, low, exact, high)
+        assert high - low <= Decimal("1e-12") * high + Decimal("1e-30")
+
+
+def test_a_bound_the_first_pass_leaves_undecided_is_solved_by_the_next(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A first pass too coarse to decide any digit hands every bound to the integer pass."""
+    pairs = [(1, 10), (30, 100), (300, 1000), (999, 1000), (3000, 10000)]
+    expected = {pair: (clopper_pearson(*pair), one_sided_upper(*pair)) for pair in pairs}
+    summed = []
+
+    def integer(*args: object) -> tuple[Decimal, Decimal]:
+        summed.append(args)
+        return stats._ratio_sum_integer(*args)  # type: ignore[arg-type]
+
+    coarse = ((stats._ratio_sum_double, 2, 12), (integer, 64, 40))
+    monkeypatch.setattr(stats, "_PASSES", coarse)
+    stats._upper.cache_clear()
+    stats._lower.cache_clear()
+    try:
+        for pair in pairs:
+            assert (clopper_pearson(*pair), one_sided_upper(*pair)) == expected[pair]
+        assert len(summed) >= 3 * len(pairs)  # every bound went to the integer pass
+    finally:
+        stats._upper.cache_clear()
+        stats._lower.cache_clear()

@@ -7,8 +7,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from shipped_vectors import shipped_vectors
 
-from apconform.conformance.vectors import LoadedVector, load_vectors
+from apconform.conformance.vectors import LoadedVector
 
 REPO = Path(__file__).resolve().parents[2]
 ADAPTERS = REPO / "examples" / "adapters"
@@ -16,7 +17,7 @@ REFERENCE_EXEC = f"exec:{sys.executable} {ADAPTERS / 'reference_exec.py'}"
 FAULTY_EXEC = f"exec:{sys.executable} {ADAPTERS / 'faulty_impl.py'}"
 DIRECT = "direct:apconform.conformance.reference:adapter"
 
-VECTORS = {v.id: v for v in load_vectors()}
+VECTORS = {v.id: v for v in shipped_vectors()}
 
 
 def case_key(vector: LoadedVector) -> str:

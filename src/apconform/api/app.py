@@ -12,7 +12,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 
-from apconform.api.catalog import Catalog
+from apconform.api.catalog import LazyCatalog
 from apconform.api.guard import RequestGuard, request_id_of
 from apconform.api.ledger_service import LedgerService
 from apconform.api.openapi import LEDGER_DESCRIPTION, build_openapi
@@ -120,10 +120,12 @@ def create_app(
     """Build the API. ``settings`` default to the ``APCONFORM_API_*`` environment variables.
 
     ``extra`` mounts more routes (tests use it to plant a faulty route). The
-    clause registry and vectors are loaded and checked here, so a broken
-    installation fails at start-up; ``load_catalog=False`` skips that for
-    building the OpenAPI document, which must not depend on the data (the
-    generation command builds it while the data may be mid-edit). ``ledger``
+    clause registry and vectors the conformance routes serve are loaded beside
+    serving, not before it (see :mod:`apconform.api.catalog`); the OpenAPI
+    examples are read from the file the generation command writes (see
+    :mod:`apconform.api.example_store`). ``load_catalog=False`` serves no
+    catalog, for building the OpenAPI document, which must not depend on the
+    data (the generation command builds it while the data may be mid-edit). ``ledger``
     adds the ledger routes (default: from ``APCONFORM_API_LEDGER``; ``None``:
     none, the API stays stateless).
     """
@@ -138,7 +140,9 @@ def create_app(
     )
     app.state.settings = config
     app.state.ledger = service
-    app.state.catalog = Catalog.load() if load_catalog else None
+    app.state.catalog = LazyCatalog() if load_catalog else None
+    if load_catalog:
+        app.state.catalog.warm()
     app.state.executor = (
         ThreadPoolExecutor(config.threads, thread_name_prefix="apconform-api")
         if config.threads

@@ -65,7 +65,13 @@ def served_app() -> FastAPI:
     app = create_app()
     gc.collect()
     gc.freeze()
+    app.state.catalog.when_loaded(_freeze)  # it loads beside serving (apconform.api.catalog)
     return app
+
+
+def _freeze() -> None:
+    gc.collect()
+    gc.freeze()
 
 
 def run(*, host: str, port: int, workers: int, log_config: dict[str, Any]) -> None:

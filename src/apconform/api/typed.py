@@ -30,12 +30,14 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from fastapi import APIRouter
 from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
 
+from apconform.api.example_store import route_examples
 from apconform.api.examples import RouteExamples, answer_examples, operation_examples
 from apconform.api.routing import (
     BODY_STATUSES,
@@ -208,6 +210,15 @@ def _endpoint(route: TypedRoute) -> Any:
     return endpoint
 
 
+def _examples(route: TypedRoute) -> RouteExamples:
+    requests = {name: make() for name, make in route.examples}
+    if route.operation is not None:
+        requests.update(operation_examples(route.operation).requests)
+    if route.volatile:
+        return RouteExamples(requests=requests)
+    return answer_examples(requests, route.answer_for)
+
+
 def add_typed_routes(router: APIRouter, routes: Iterable[TypedRoute]) -> list[str]:
     """Mount the routes; return their paths (so generic operation routes can skip them)."""
     paths: list[str] = []
@@ -215,14 +226,7 @@ def add_typed_routes(router: APIRouter, routes: Iterable[TypedRoute]) -> list[st
         if route.path in paths:
             raise ValueError(f"two typed routes have the path {route.path}")
         paths.append(route.path)
-        requests = {name: make() for name, make in route.examples}
-        if route.operation is not None:
-            requests.update(operation_examples(route.operation).requests)
-        examples = (
-            RouteExamples(requests=requests)
-            if route.volatile
-            else answer_examples(requests, route.answer_for)
-        )
+        examples = route_examples(f"typed:{route.operation_id}", partial(_examples, route))
         router.add_api_route(
             route.path,
             _endpoint(route),

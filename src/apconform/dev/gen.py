@@ -359,11 +359,14 @@ def _no_direct_build(root: Path) -> dict[str, str]:
 def build_openapi(root: Path) -> dict[str, str]:
     """The HTTP API's OpenAPI document and its Markdown rendering for the docs site."""
     from apconform.api.app import ledger_openapi_text, openapi_text
+    from apconform.api.example_store import recording
     from apconform.api.openapi_docs import openapi_markdown
 
-    text, ledger = openapi_text(), ledger_openapi_text()
+    with recording() as examples:  # computed here once, read by every API worker
+        text, ledger = openapi_text(), ledger_openapi_text()
     return {
         "schemas/openapi.json": text,
+        "src/apconform/api/openapi_examples.json": examples(),
         "docs/api/reference.md": openapi_markdown(json.loads(text)),
         "schemas/openapi-ledger.json": ledger,
         "docs/api/ledger-reference.md": openapi_markdown(
@@ -399,6 +402,7 @@ PRODUCTS: list[Product] = [
         "openapi",
         (
             "schemas/openapi.json",
+            "src/apconform/api/openapi_examples.json",
             "docs/api/reference.md",
             "schemas/openapi-ledger.json",
             "docs/api/ledger-reference.md",

@@ -14,7 +14,8 @@ from fastapi import APIRouter, Path, Query
 from fastapi.routing import APIRoute
 from starlette.requests import Request
 
-from apconform.api.catalog import Catalog
+from apconform.api.catalog import Catalog, LazyCatalog
+from apconform.api.example_store import stored
 from apconform.api.problems import VECTOR_UNKNOWN, dump_json
 from apconform.api.routing import (
     BODY_STATUSES,
@@ -66,9 +67,16 @@ EXAMPLE_OPERATION = "kit.canonicalize"
 """The operation of the example vector: the filter of the vector list's example."""
 
 
-def _catalog(request: Request) -> Catalog:
-    catalog: Catalog = request.app.state.catalog
-    return catalog
+_HEALTH = dump_json({"status": "ok"})
+
+
+async def _catalog(request: Request) -> Catalog:
+    """The worker's catalog; the first requests may wait for it to load (on the thread pool)."""
+    lazy: LazyCatalog = request.app.state.catalog
+    loaded = lazy.ready
+    if loaded is not None:
+        return loaded
+    return await offload(request, lazy.get)
 
 
 @router.get(
@@ -81,7 +89,10 @@ def _catalog(request: Request) -> Catalog:
     **route_doc(answer=HealthReport, statuses=GET_STATUSES),
 )
 async def health(request: Request) -> JsonResponse:
-    return JsonResponse(_catalog(request).serialized["health"])
+    catalog = request.app.state.catalog
+    if catalog is not None:
+        catalog.warm(after=0)  # the worker answers: load what the other routes read
+    return JsonResponse(_HEALTH)
 
 
 @router.get(
@@ -96,7 +107,7 @@ async def health(request: Request) -> JsonResponse:
     **route_doc(answer=VersionReport, statuses=GET_STATUSES),
 )
 async def version(request: Request) -> JsonResponse:
-    return JsonResponse(_catalog(request).serialized["version"])
+    return JsonResponse((await _catalog(request)).serialized["version"])
 
 
 @router.get(
@@ -109,7 +120,7 @@ async def version(request: Request) -> JsonResponse:
     **route_doc(answer=ClauseRegistry, statuses=GET_STATUSES),
 )
 async def clauses(request: Request) -> JsonResponse:
-    return JsonResponse(_catalog(request).serialized["clauses"])
+    return JsonResponse((await _catalog(request)).serialized["clauses"])
 
 
 @router.get(
@@ -140,7 +151,7 @@ async def list_vectors(
         str | None, Query(min_length=1, max_length=128, description="Only vectors with this tag.")
     ] = None,
 ) -> JsonResponse:
-    catalog = _catalog(request)
+    catalog = await _catalog(request)
     if protocol is None and clause is None and operation is None and tag is None:
         return JsonResponse(catalog.serialized["vectors"])
     chosen = catalog.select(
@@ -177,7 +188,7 @@ async def get_vector(
         Path(pattern=VECTOR_ID, max_length=128, description="The id.", examples=[EXAMPLE_VECTOR]),
     ],
 ) -> JsonResponse:
-    return JsonResponse(_vector(_catalog(request), vector_id).document)
+    return JsonResponse(_vector(await _catalog(request), vector_id).document)
 
 
 def check_submission(catalog: Catalog, value: Any) -> dict[str, Any]:
@@ -223,11 +234,11 @@ def _checked(value: Any, vector_of: Callable[[str], Vector]) -> dict[str, Any]:
 )
 async def check(request: Request) -> JsonResponse:
     value = await read_json(request)
-    result = await offload(request, check_submission, _catalog(request), value)
+    result = await offload(request, check_submission, await _catalog(request), value)
     return JsonResponse(result)
 
 
-def _response_examples() -> dict[str, dict[int, dict[str, Any]]]:
+def _response_examples() -> dict[str, dict[str, dict[str, Any]]]:
     """Per operation id, the answers to its examples, computed from the vectors.
 
     The version report and the clause registry are this installation's own; the vector list is
@@ -245,22 +256,22 @@ def _response_examples() -> dict[str, dict[int, dict[str, Any]]]:
         if item.vector.operation == EXAMPLE_OPERATION
     ]
     return {
-        "health": {200: {"ok": {"status": "ok"}}},
-        "version": {200: {"this-release": version_report(clauses)}},
+        "health": {"200": {"ok": {"status": "ok"}}},
+        "version": {"200": {"this-release": version_report(clauses)}},
         "get_clause_registry": {
-            200: {"spec-clauses": clauses.registry.model_dump(mode="json", exclude_unset=True)}
+            "200": {"spec-clauses": clauses.registry.model_dump(mode="json", exclude_unset=True)}
         },
         "list_vectors": {
-            200: {f"operation={EXAMPLE_OPERATION}": {"count": len(listed), "vectors": listed}}
+            "200": {f"operation={EXAMPLE_OPERATION}": {"count": len(listed), "vectors": listed}}
         },
         "get_vector": {
-            200: {
+            "200": {
                 EXAMPLE_VECTOR: vector_document(EXAMPLE_VECTOR).model_dump(
                     mode="json", exclude_unset=True
                 )
             }
         },
-        "check": checked.responses,
+        "check": {str(status): named for status, named in checked.responses.items()},
     }
 
 
@@ -270,7 +281,11 @@ def add_conformance_routes(target: APIRouter) -> None:
     The response examples are filled in here, not when the module is imported, because they
     read the vectors.
     """
-    examples = _response_examples()
+    stored_examples = stored("conformance", _response_examples)
+    examples = {
+        operation: {int(status): named for status, named in answers.items()}
+        for operation, answers in stored_examples.items()
+    }
     for route in router.routes:
         if isinstance(route, APIRoute) and route.operation_id in examples:
             for status, named in examples[route.operation_id].items():

@@ -21,7 +21,8 @@ from pydantic import BaseModel
 from starlette.requests import Request
 
 from apconform.api.example_runs import run_example
-from apconform.api.examples import answer_examples, document_example
+from apconform.api.example_store import route_examples
+from apconform.api.examples import RouteExamples, answer_examples, document_example
 from apconform.api.routing import (
     BODY_STATUSES,
     JsonResponse,
@@ -63,15 +64,20 @@ def _endpoint(document: str, model: type[BaseModel]) -> Any:
     return validate
 
 
+def _examples(document: str, model: type[BaseModel]) -> RouteExamples:
+    """The document's real instance (see the module docstring) and the route's answer to it."""
+    found = document_example(document) or run_example(document)
+    return answer_examples(
+        {} if found is None else {found[0]: found[1]}, partial(_validate, document, model)
+    )
+
+
 def add_document_routes(router: APIRouter) -> list[str]:
     """Mount one validation route per document type; return the document names."""
     names = sorted(DOCUMENTS)
     for document in names:
         model = _model(document)
-        found = document_example(document) or run_example(document)
-        examples = answer_examples(
-            {} if found is None else {found[0]: found[1]}, partial(_validate, document, model)
-        )
+        examples = route_examples(f"document:{document}", partial(_examples, document, model))
         router.add_api_route(
             document_path(document),
             _endpoint(document, model),

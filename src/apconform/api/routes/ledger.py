@@ -17,6 +17,7 @@ from fastapi import APIRouter, Path, Query
 from fastapi.routing import APIRoute
 from starlette.requests import Request
 
+from apconform.api.example_store import stored
 from apconform.api.ledger_service import LedgerService
 from apconform.api.routing import (
     BODY_STATUSES,
@@ -266,7 +267,7 @@ def add_ledger_routes(target: APIRouter) -> None:
     The examples are filled in here, not when the module is imported: they are made by running
     a ledger (see :func:`_examples`).
     """
-    examples = _examples()
+    examples = stored("ledger", _examples)  # from the generated file (api.example_store)
     for route in router.routes:
         if isinstance(route, APIRoute) and route.operation_id in examples:
             requests, answers = examples[route.operation_id]

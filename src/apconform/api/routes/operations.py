@@ -18,11 +18,13 @@ Nothing needs adding for a new operation beyond its LinkML classes.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 from typing import Any
 
 from fastapi import APIRouter
 from starlette.requests import Request
 
+from apconform.api.example_store import route_examples
 from apconform.api.examples import RouteExamples, operation_examples
 from apconform.api.routing import (
     OPERATION_STATUSES,
@@ -90,7 +92,7 @@ def add_operation_routes(router: APIRouter, *, skip: Iterable[str] = ()) -> list
         contract = operation_contract(name)
         if contract is None:
             raise ValueError(f"operation {name} has no contract in the schemas")
-        examples = operation_examples(name)
+        examples = route_examples(f"operation:{name}", partial(operation_examples, name))
         router.add_api_route(
             operation_path(name),
             _endpoint(name),

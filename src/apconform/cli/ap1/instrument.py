@@ -125,6 +125,7 @@ def _output_dir(text: str | None) -> Path | None:
 
 def _cmd_run(args: argparse.Namespace) -> int:
     from apconform.ap1.run.engine import RunOptions, run_sealed
+    from apconform.core.stopping import stop_signals
 
     if args.concurrency < 1:
         raise UsageError("--concurrency must be at least 1")
@@ -157,17 +158,16 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
         check_built_in_endpoint(*sealed_identity(run_dir))
     started = time.perf_counter()
-    result = run_sealed(
-        run_dir,
-        RunOptions(
-            concurrency=args.concurrency,
-            rate_limit=_rate(args.rate_limit),
-            resume=bool(args.resume),
-            allow_plain_http_key=args.send_api_key_over_plain_http_to_remote_host,
-            failure_limit=args.stop_after_failures,
-            sign_with=_signing_key(args.sign_with),
-        ),
+    options = RunOptions(
+        concurrency=args.concurrency,
+        rate_limit=_rate(args.rate_limit),
+        resume=bool(args.resume),
+        allow_plain_http_key=args.send_api_key_over_plain_http_to_remote_host,
+        failure_limit=args.stop_after_failures,
+        sign_with=_signing_key(args.sign_with),
     )
+    with stop_signals():  # `kill PID` stops the run as cleanly as Ctrl-C, resumably
+        result = run_sealed(run_dir, options)
     return _run_summary(run_dir, result, time.perf_counter() - started, share)
 
 
@@ -370,6 +370,7 @@ def _transcript_status(report: Any, anchor: Any, scored: Any, *, require_anchor:
 def _cmd_serve_mock(args: argparse.Namespace) -> int:
     from apconform.ap1.inputs.files import example_paths, load_inputs
     from apconform.ap1.mock import MODELS, PERSONAS, MockEndpoint
+    from apconform.core.stopping import stop_signals
 
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port {args.port} is not a port number (0 to 65535; 0 picks one)")
@@ -389,10 +390,14 @@ def _cmd_serve_mock(args: argparse.Namespace) -> int:
     for model in MODELS:
         print(f"  {model:24} {PERSONAS[model[5:]]}")
     # the socket listens since MockEndpoint() returned: connections wait for serve_forever
-    print(f"ready: the built-in endpoint accepts connections on {mock.url}; stop it with Ctrl-C")
+    print(
+        f"ready: the built-in endpoint accepts connections on {mock.url}; "
+        "stop it with Ctrl-C or `kill PID`"
+    )
     sys.stdout.flush()
     try:
-        mock.serve_forever()
+        with stop_signals(interrupt=True):  # a server stops on SIGINT however it was started
+            mock.serve_forever()
     except KeyboardInterrupt:
         print("stopped")
     finally:
