@@ -8,7 +8,8 @@ import subprocess
 import sys
 
 import pytest
-from apconform.mcp.cli import TERMINAL_NOTE
+
+from apconform.cli.mcp import TERMINAL_NOTE
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="a POSIX pseudo-terminal")
 
