@@ -23,6 +23,10 @@ import pytest
 MARKER = "APCONFORM_TEST_SESSION"
 GRACE = "APCONFORM_TEST_PROCESS_GRACE"  # seconds to let processes finish exiting (10)
 _owner: bytes | None = None
+_SESSION_HELPER = "from multiprocessing.resource_tracker import main"
+"""The resource tracker multiprocessing starts for the session's own process the first
+time a test uses a process pool in-process; it lives until that process exits (it reads
+its end of a pipe), so it is part of the session, not something a test left behind."""
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -52,6 +56,9 @@ def started_by_this_session() -> dict[int, str]:
             command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
         except OSError:  # gone meanwhile, or not ours to read
             continue
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
+        if parent == os.getpid() and _SESSION_HELPER in command:
+            continue  # the session's own multiprocessing tracker: it exits with the session
         found[int(entry.name)] = command.strip()
     return found
 

@@ -61,7 +61,7 @@ EXIT_STATUSES: tuple[tuple[int, str, str], ...] = (
     ),
     (4, "errored", "`check`: the run was stopped early because the implementation hung"),
     (70, "internal error", "a bug in apconform (rerun with APCONFORM_DEBUG=1 and report it)"),
-    (130, "interrupted", "Ctrl-C; a run can be resumed"),
+    (130, "interrupted", "Ctrl-C, or SIGTERM (`kill PID`) for `ap1 run`; a run can be resumed"),
 )
 """(status, name, meaning) of every exit status a command may return."""
 
