@@ -755,6 +755,7 @@ def adequacy() -> None:
 
 def add_all() -> None:
     from vector_cases_more import more
+    from vector_cases_population import population
 
     arithmetic()
     fractional_exponents()
@@ -763,6 +764,7 @@ def add_all() -> None:
     gates()
     credit()
     more()
+    population()
 
 
 def main() -> None:

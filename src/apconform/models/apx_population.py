@@ -232,8 +232,8 @@ class ApxExtDeparture(ConfiguredBaseModel):
     One way the analysed campaigns or analysis depart from the preregistration.
     """
     item: JsonStr = Field(default=..., description="""What departs, such as plan.pairs or manifest.suiteHash.""")
-    planned: Optional[Any] = Field(default=..., description="""The preregistered value (null when nothing was preregistered).""")
-    actual: Optional[Any] = Field(default=..., description="""The value in the analysed campaigns or analysis.""")
+    planned: Optional[Any] = Field(default=..., description="""The preregistered value. Free-form on purpose: a hash, a number, or a {min, max} range, depending on the item.""")
+    actual: Optional[Any] = Field(default=..., description="""The value in the analysed campaigns. Free-form on purpose, as planned: a number that varies across families or participants is given as {min, max}.""")
 
 
 class ApxExtComponents(ConfiguredBaseModel):

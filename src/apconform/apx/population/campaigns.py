@@ -18,9 +18,10 @@ from apconform.apx.kernel import compare_scored
 from apconform.apx.population import errors
 from apconform.apx.population.design import Design, Side
 from apconform.apx.population.interval import check_levels
+from apconform.apx.promotion import ScoredPair
 from apconform.core.errors import ApconformError
 
-__all__ = ["Campaigns", "Counts", "as_json", "read_campaigns"]
+__all__ = ["Campaigns", "Counts", "as_json", "read_campaigns", "score_comparison"]
 
 
 @dataclass(frozen=True)
@@ -95,10 +96,19 @@ def as_json(value: Any) -> Any:
     return value
 
 
-def read_campaigns(manifest: Any, comparison: Any, options: Any) -> Campaigns:
-    """Validate and score the comparison with the APx 0.1 kernel, then read its design."""
+def score_comparison(
+    manifest: Any, comparison: Any, options: Any
+) -> tuple[dict[str, Any], dict[str, Any], list[ScoredPair]]:
+    """The manifest as JSON, the APx 0.1 promotion and the scored pairs (kernel refusals)."""
     manifest = as_json(manifest)
     promotion, scored = compare_scored(manifest, comparison, options)
+    return manifest, promotion, scored
+
+
+def read_campaigns(
+    manifest: dict[str, Any], promotion: dict[str, Any], scored: list[ScoredPair]
+) -> Campaigns:
+    """The design of scored campaigns; refuses too few families or pairs, then participants."""
     classes: list[str] = []
     sizes: dict[str, int] = {}
     for slot in manifest["suite"]["slots"]:

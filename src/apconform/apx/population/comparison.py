@@ -13,7 +13,13 @@ from typing import Any
 
 from apconform.apx.checks import MISSING
 from apconform.apx.population import errors, text
-from apconform.apx.population.campaigns import Campaigns, Counts, as_json, read_campaigns
+from apconform.apx.population.campaigns import (
+    Campaigns,
+    Counts,
+    as_json,
+    read_campaigns,
+    score_comparison,
+)
 from apconform.apx.population.interval import population_interval
 from apconform.apx.population.preregistration import reference, require_preregistration
 from apconform.core.errors import ApconformError
@@ -72,14 +78,15 @@ def population_document(
 ) -> dict[str, Any]:
     """The apx-ext-population/1 document of a paired comparison.
 
-    The APx 0.1 kernel checks the manifest and the comparison (APX- codes),
-    the preregistration is checked when given (APX-EXT-PRE- codes), then the
+    The APx 0.1 kernel checks the manifest and the comparison first (APX-
+    codes), then the preregistration when given (APX-EXT-PRE- codes), then the
     design (APX-EXT-POP- codes).
     """
+    plain, promotion, scored = score_comparison(manifest, comparison, options)
     prereg = (
         None if preregistration is MISSING else require_preregistration(as_json(preregistration))
     )
-    campaigns: Campaigns = read_campaigns(manifest, comparison, options)
+    campaigns: Campaigns = read_campaigns(plain, promotion, scored)
     counts, promotion = campaigns.counts, campaigns.promotion
     estimate = promotion["deltaAPx"]
     if estimate is None:

@@ -34,6 +34,7 @@ __all__ = [
     "DEFAULT_BUDGET",
     "MAX_BUDGET",
     "PowerRow",
+    "check_components",
     "evaluate_plan",
     "power_analysis",
     "power_document",
@@ -277,7 +278,8 @@ def power_document(
     }
 
 
-def _tail_checked(components: Mapping[str, Any]) -> None:
+def check_components(components: Mapping[str, Any]) -> None:
+    """Refuse a Pareto tail with log-normal SDs beside it (APX-EXT-POW-TAIL)."""
     if components["tail"] == "pareto":
         for name in ("taskTime", "attemptHours"):
             if components[name] != 0:
@@ -302,7 +304,7 @@ def power_request(request: Any) -> dict[str, Any]:
         given["improvement"], given["parentAcceptance"], given["candidateAcceptance"]
     )
     if "components" in value:
-        _tail_checked(value["components"])
+        check_components(value["components"])
         components = Components.from_dict(value["components"])
         source, notes = "given", list[str]()
     else:
