@@ -471,7 +471,7 @@ def test_APX_EXT_POW_6(conformance_case: ConformanceCase) -> None:
     before anything runs, the most work the analysis can need (without a target, N times the
     plan's cells; with one, 2 + ceil(log2(max(1, upTo − start))) plans times N times the
     cells of the plan at upTo) must not exceed the budget (2,000,000 when absent, at most
-    20,000,000), or the request is refused with `APX-EXT-POW-BUDGET` at `$.budget`; the
+    10,000,000), or the request is refused with `APX-EXT-POW-BUDGET` at `$.budget`; the
     document reports the budget and the work used.
     """
     conformance_case.check()

@@ -5,21 +5,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from apconform.apx.population.model import Assumptions, Components, Plan
+from apconform.apx.population.model import ILLUSTRATIVE, Assumptions, Plan
 from apconform.apx.population.text import EXTENSION
 
-COMPONENTS = Components(
-    familyAcceptance=0.5,
-    familyImprovement=0.3,
-    instanceAcceptance=0.5,
-    runAcceptance=0.2,
-    runTime=0.25,
-    taskTime=0.8,
-    familyHours=0.5,
-    participantHours=0.3,
-    attemptHours=0.4,
-    humanAcceptance=0.8,
-)
+COMPONENTS = ILLUSTRATIVE
 ASSUMPTIONS = Assumptions(improvement=0.5, parentAcceptance=0.6, candidateAcceptance=0.7)
 SMALL = Plan(
     families=5, instancesPerFamily=2, participantsPerClass=2, attemptsPerParticipant=1, pairs=5

@@ -280,7 +280,7 @@ def _register_population(commands: Any) -> None:
     _add_common(power)
     power.add_argument("--seed", type=int, help="override the request's seed")
     power.add_argument("--simulations", type=int, help="override simulations per plan")
-    power.add_argument("--budget", type=int, help="work units allowed (at most 20,000,000)")
+    power.add_argument("--budget", type=int, help="work units allowed (at most 10,000,000)")
     power.add_argument("--plot", metavar="SVG", help="also write the chart as an offline SVG file")
     power.add_argument("--sign", metavar="KEYFILE", help="sign the analysis with this key file")
     power.set_defaults(handler=_cmd_power)

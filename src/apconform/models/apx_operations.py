@@ -357,9 +357,24 @@ class ApxSimulatedDesign(ConfiguredBaseModel):
     The answer of apx.simulate.
     """
     families: Annotated[JsonInt, Field(ge=1)] = Field(default=..., description="""The number of families G.""")
-    parent: ApxDesignSide = Field(default=..., description="""The parent's side.""")
-    candidate: ApxDesignSide = Field(default=..., description="""The candidate's side.""")
+    parent: ApxSimulatedSide = Field(default=..., description="""The parent's side.""")
+    candidate: ApxSimulatedSide = Field(default=..., description="""The candidate's side.""")
     referenceHours: list[Annotated[JsonFloat, Field(ge=0)]] = Field(default=..., description="""The reference hours each family calibrated to, in family order.""")
+
+
+class ApxSimulatedSide(ConfiguredBaseModel):
+    """
+    One configuration over the simulated pairs. Unbounded above: extreme components or effects can simulate times and hours beyond what an APx receipt may record.
+    """
+    work: list[ApxSimulatedRow] = Field(default=..., description="""Per pair, the reference hours credited to each family.""")
+    hours: list[Annotated[JsonFloat, Field(ge=0)]] = Field(default=..., description="""Per pair, the simulated elapsed hours T.""")
+
+
+class ApxSimulatedRow(ConfiguredBaseModel):
+    """
+    The reference hours credited to each family in one simulated run.
+    """
+    families: list[Annotated[JsonFloat, Field(ge=0)]] = Field(default=..., description="""One number per family, in family order.""")
 
 
 class ApxDesignSide(ConfiguredBaseModel):
@@ -416,4 +431,4 @@ class ApxPowerInput(ConfiguredBaseModel):
     alpha: Annotated[JsonFloat, Field(ge=0.001, le=0.2)] = Field(default=..., description="""The two-sided error rate of each simulated interval.""")
     simulations: Annotated[JsonInt, Field(ge=100, le=10000)] = Field(default=..., description="""Simulated campaigns per evaluated plan.""")
     seed: Annotated[JsonInt, Field(ge=0, le=4294967295)] = Field(default=..., description="""The seed of every stream.""")
-    budget: Annotated[Optional[Annotated[JsonInt, Field(ge=1, le=20000000)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The most work units the analysis may need (2,000,000 when absent).""")
+    budget: Annotated[Optional[Annotated[JsonInt, Field(ge=1, le=10000000)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The most work units the analysis may need (2,000,000 when absent).""")

@@ -313,7 +313,7 @@ class ApxExtPowerRequest(ConfiguredBaseModel):
     alpha: Annotated[JsonFloat, Field(ge=0.001, le=0.2)] = Field(default=..., description="""The two-sided error rate of each simulated interval.""")
     simulations: Annotated[JsonInt, Field(ge=100, le=10000)] = Field(default=..., description="""Simulated campaigns per evaluated plan.""")
     seed: Annotated[JsonInt, Field(ge=0, le=4294967295)] = Field(default=..., description="""The seed of every stream, an unsigned 32-bit integer.""")
-    budget: Annotated[Optional[Annotated[JsonInt, Field(ge=1, le=20000000)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The most work units (simulated cells, see APX-EXT-POW-6) the analysis may need; a plan that could need more is refused. Absent: 2,000,000.""")
+    budget: Annotated[Optional[Annotated[JsonInt, Field(ge=1, le=10000000)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The most work units (simulated cells, see APX-EXT-POW-6) the analysis may need; a plan that could need more is refused. Absent: 2,000,000.""")
 
     def rule_breaches(self) -> list[RuleBreach]:
         """The rules of this class (its schema's ``rules``) that this value breaks."""

@@ -62,7 +62,7 @@ POWER_BUDGET = _code(
     "APX-EXT-POW-BUDGET",
     "The power analysis could need more work than its budget allows",
     "Lower simulations, narrow the search (upTo) or the plan, or raise budget (at most "
-    "20,000,000 work units).",
+    "10,000,000 work units).",
 )
 CALIBRATION = _code(
     "APX-EXT-POW-CALIBRATION",

@@ -45,7 +45,15 @@ from apconform.apx.population.design import Design, Side
 from apconform.apx.population.streams import MODEL_TAG, key_bytes, lomax, normals, uniforms
 from apconform.core.errors import ApconformError
 
-__all__ = ["Assumptions", "Components", "Plan", "SimulatedCampaigns", "cells", "simulate"]
+__all__ = [
+    "ILLUSTRATIVE",
+    "Assumptions",
+    "Components",
+    "Plan",
+    "SimulatedCampaigns",
+    "cells",
+    "simulate",
+]
 
 MAX_CALIBRATION_TRIES = 1000
 _SQRT_HALF = math.sqrt(0.5)
@@ -92,6 +100,22 @@ class Components:
         if self.tailIndex is not None:
             out["tailIndex"] = self.tailIndex
         return out
+
+
+ILLUSTRATIVE = Components(
+    familyAcceptance=0.5,
+    familyImprovement=0.3,
+    instanceAcceptance=0.5,
+    runAcceptance=0.2,
+    runTime=0.25,
+    taskTime=0.8,
+    familyHours=0.5,
+    participantHours=0.3,
+    attemptHours=0.4,
+    humanAcceptance=0.8,
+)
+"""Illustrative components (not measured anywhere): the base of the docs' examples, the
+tests and the coverage study's scenarios."""
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,7 @@ __all__ = [
 ]
 
 DEFAULT_BUDGET = 2_000_000
-MAX_BUDGET = 20_000_000
+MAX_BUDGET = 10_000_000
 _LIMITS = {"families": 1000, "instancesPerFamily": 1000, "participantsPerClass": 1000, "pairs": 100}
 
 
