@@ -38,6 +38,65 @@ def _cell(method: dict[str, Any], band: list[float]) -> str:
     return text
 
 
+def _listed(scenarios: list[tuple[str, float]]) -> str:
+    return ", ".join(f"{name} ({_percent(coverage)})" for name, coverage in scenarios)
+
+
+def _findings(study: dict[str, Any]) -> list[str]:
+    """What the table says, in sentences computed from it (so no page repeats a figure by hand)."""
+    band, scenarios = study["band"], study["scenarios"]
+
+    def under(key: str) -> list[tuple[str, float]]:
+        return [
+            (s["name"], s["methods"][key]["coverage"])
+            for s in scenarios
+            if s["methods"][key]["coverage"] < band[0]
+        ]
+
+    population = [s["methods"]["population"]["coverage"] for s in scenarios]
+    inside = sum(band[0] <= c <= band[1] for c in population)
+    apx01, multilevel = under("apx01"), under("multilevel")
+    ratios = [
+        s["methods"]["apx01"]["meanWidth"] / s["methods"]["population"]["meanWidth"]
+        for s in scenarios
+        if s["methods"]["apx01"]["meanWidth"] and s["methods"]["population"]["meanWidth"]
+    ]
+    lines = [
+        "## Findings",
+        "",
+        f"- The **population interval** covered {_percent(min(population))} to "
+        f"{_percent(max(population))}: inside the band in {inside} of {len(scenarios)} "
+        "scenarios.",
+    ]
+    if apx01:
+        lines.append(
+            f"- The **APx 0.1 paired bootstrap** under-covers the population improvement in "
+            f"{len(apx01)} of {len(scenarios)} scenarios: {_listed(apx01)}."
+        )
+    else:
+        lines.append("- The **APx 0.1 paired bootstrap** is not under the band in any scenario.")
+    if ratios:
+        lines.append(
+            f"  Its intervals are {min(ratios):.2f} to {max(ratios):.2f} times as wide as the "
+            "population interval's."
+        )
+    if multilevel:
+        lines.append(
+            f"- The **basic multi-level bootstrap** is under the band in {len(multilevel)} of "
+            f"{len(scenarios)} scenarios: {_listed(multilevel)}."
+        )
+    else:
+        lines.append("- The **basic multi-level bootstrap** is not under the band in any scenario.")
+    cpu = sum(s["cpuSeconds"] for s in scenarios)
+    lines += [
+        "",
+        f"The run took {cpu:.0f} CPU seconds in all and {study['wallSeconds']} seconds of wall "
+        f"time with {study['jobs']} process(es).",
+        "",
+    ]
+    return lines
+
+
 def build_coverage_page(root: Path) -> dict[str, str]:
     """The generated page; a note instead of the table while the study has not been run."""
     source = root / DATA
@@ -62,6 +121,9 @@ def build_coverage_page(root: Path) -> dict[str, str]:
         "population. Coverage is given with its Monte Carlo standard error; **under** marks",
         "coverage below the band (the interval misses the population improvement more often",
         "than it says), *over* coverage above it.",
+        "",
+        *_findings(study),
+        "## The table",
         "",
         "| Scenario | Populations | "
         + " | ".join(f"{label} coverage | width" for _, label in _METHODS)
