@@ -10,6 +10,7 @@ from population_support import power_request
 from apconform.apx.population import power_request as run_power
 from apconform.apx.population import power_svg
 from apconform.apx.population.tdist import t_cdf, t_quantile
+from apconform.core.deadline import call_within
 from apconform.core.errors import ApconformError
 
 SIGMA = 0.1
@@ -109,6 +110,15 @@ def test_the_analysis_is_deterministic_per_seed() -> None:
     assert [row["plan"]["pairs"] for row in first["table"]] == sorted(
         row["plan"]["pairs"] for row in first["table"]
     )
+
+
+def test_the_simulations_stop_at_a_deadline_and_run_unchanged_within_one() -> None:
+    request = power_request()
+    with pytest.raises(ApconformError) as caught:
+        call_within(0.0, run_power, request)
+    assert caught.value.code == "APC-DEADLINE"
+    assert "time limit of 0 seconds" in caught.value.message
+    assert call_within(600.0, run_power, request) == run_power(request)
 
 
 def test_a_plan_beyond_the_budget_is_refused_before_any_work() -> None:

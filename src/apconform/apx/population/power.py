@@ -28,6 +28,7 @@ from typing import Any
 from apconform.apx.population import errors, text
 from apconform.apx.population.interval import MIN_FAMILIES, MIN_PAIRS, population_interval
 from apconform.apx.population.model import Assumptions, Components, Plan, cells, simulate
+from apconform.core.deadline import check_deadline
 from apconform.core.errors import ApconformError
 
 __all__ = [
@@ -82,6 +83,7 @@ def evaluate_plan(
     claims = covered = given = 0
     widths = 0.0
     for index in range(simulations):
+        check_deadline()  # the API's request timeout: stop when nobody waits any more
         design = simulate(components, assumptions, plan, seed, index).design
         try:
             interval = population_interval(design, alpha)
