@@ -117,3 +117,18 @@ def test_a_reader_edits_the_campaign_and_the_api_scores_it(
         browser.context.set_offline(True)
     assert view.outside_requests == []
     assert view.console_errors == [] or all("422" in e for e in view.console_errors)
+
+
+@pytest.mark.skipif(os.environ.get("APCONFORM_NO_BROWSER") == "1", reason="browser tests off")
+def test_the_docs_copy_opens_offline_and_says_it_has_no_api(browser: Any) -> None:
+    """Opened from the documentation (here its files, offline) the page loads its own script and
+    style, shows the campaign and says no API answered, instead of showing made-up figures."""
+    view = browser.open(REPO / "docs" / "assets" / "apx-explainer" / "index.html")
+    _wait_for(view, "The API could not score this campaign")
+    assert "apconform serve" in _text(view, "status")
+    assert view.page.locator("#slots tbody tr").count() == 4
+    assert (_text(view, "ap"), _text(view, "apx"), _text(view, "eligibility")) == ("-", "-", "-")
+    layout = view.page.evaluate("() => getComputedStyle(document.querySelector('.layout')).display")
+    assert layout == "grid"  # explainer.css was loaded from the copy
+    assert view.horizontal_overflow() == 0
+    assert view.outside_requests == []
