@@ -80,6 +80,17 @@ def test_power_beyond_its_budget_exits_2(
     assert capsys.readouterr().out == ""
 
 
+def test_power_refused_by_its_schema_exits_1_with_every_fault(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    request = power_request(simulations=99, alpha=0.5)
+    assert main(["apx", "power", str(_write(tmp_path, "p.json", request))]) == 1
+    err = capsys.readouterr().err
+    assert "refused: 2 violation(s)" in err
+    assert "at $.simulations: input should be greater than or equal to 100" in err
+    assert "at $.alpha:" in err
+
+
 def test_population_follows_a_preregistration(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
