@@ -7,7 +7,11 @@ the reason each excluded unit was excluded).
 
 from __future__ import annotations
 
+import functools
 import os
+import threading
+from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -131,4 +135,41 @@ def test_the_docs_copy_opens_offline_and_says_it_has_no_api(browser: Any) -> Non
     layout = view.page.evaluate("() => getComputedStyle(document.querySelector('.layout')).display")
     assert layout == "grid"  # explainer.css was loaded from the copy
     assert view.horizontal_overflow() == 0
+    assert view.outside_requests == []
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def docs_site() -> Iterator[str]:
+    """The docs folder served as a static site on the loopback (as a docs host serves it)."""
+    handler = functools.partial(_QuietHandler, directory=str(REPO / "docs"))
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join()
+
+
+@pytest.mark.skipif(os.environ.get("APCONFORM_NO_BROWSER") == "1", reason="browser tests off")
+def test_on_a_docs_site_the_page_says_no_api_answered_there(browser: Any, docs_site: str) -> None:
+    browser.context.set_offline(False)  # the static site is on the loopback
+    try:
+        view = browser.open(
+            f"{docs_site}/assets/apx-explainer/index.html", allow=(docs_site + "/",)
+        )
+        _wait_for(view, "The API could not score this campaign")
+        assert f"no apconform API answered at {docs_site}/assets/apx/freeze (HTTP 501)" in _text(
+            view, "status"
+        )
+        assert _text(view, "eligibility") == "-"
+    finally:
+        browser.context.set_offline(True)
     assert view.outside_requests == []

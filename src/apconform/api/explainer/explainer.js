@@ -149,11 +149,17 @@ function apiBase() {
 }
 
 async function post(path, body) {
-  const response = await fetch(apiBase() + path, {
+  const url = apiBase() + path;
+  const response = await fetch(url, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify(body),
   });
+  const type = response.headers.get("Content-Type") || "";
+  if (!type.includes("json")) {
+    // A documentation site or another server answered, not the apconform API.
+    throw new Error("no apconform API answered at " + url + " (HTTP " + response.status + ")");
+  }
   const answer = await response.json();
   if (!response.ok) {
     const where = answer.violations && answer.violations.length ? " (" + answer.violations[0].path + ")" : "";
