@@ -22,7 +22,7 @@ each one the same data three ways:
 It prints one line per scenario and writes the figures, with the run time, to
 the output file; ``apconform-dev gen`` renders that file as the table in
 docs/apx/population-coverage.md. A statistics study, not a timed test: CPU heavy
-(about a minute per scenario on one shared core); run it under nice.
+(the last run's CPU seconds per scenario are on that page); run it under nice.
 """
 
 from __future__ import annotations
