@@ -277,6 +277,316 @@ def test_APX_ELIG_3(conformance_case: ConformanceCase) -> None:
     conformance_case.check()
 
 
+@pytest.mark.clause("APX-EXT-DOC-1")
+def test_APX_EXT_DOC_1(conformance_case: ConformanceCase) -> None:
+    """Every document of the extension says it is one: its schemaVersion starts with `apx-ext-`
+    and its `extension` member is the fixed text \"Beyond APx 0.1. An apconform extension
+    that APx 0.1 section 9 asks for; it never changes an APx 0.1 figure.\"
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("APX-EXT-POP-1")
+def test_APX_EXT_POP_1(conformance_case: ConformanceCase) -> None:
+    """The estimand `population-delta-apx` is log2 of the candidate's population AP over the
+    parent's, each configuration's population AP being its expected credited reference hours
+    over its expected complete elapsed hours over the families, instances, participants and
+    runs the design samples; its estimate is the APx 0.1 deltaAPx of the same comparison,
+    unchanged, and the result carries the APx 0.1 promotion of the same comparison,
+    unchanged, as `apx01`.
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("APX-EXT-POP-2")
+def test_APX_EXT_POP_2(conformance_case: ConformanceCase) -> None:
+    """The comparison is validated and scored by the APx 0.1 kernel first (its refusals keep
+    their APx codes); the families are the suite's classes in the order of their first slot,
+    w_k[r][f] is the `creditedHumanHours` of class f in the result of configuration k's run
+    of pair r, and T_k[r] its `wallHours`.
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("APX-EXT-POP-3")
+def test_APX_EXT_POP_3(conformance_case: ConformanceCase) -> None:
+    """After the kernel and the preregistration (when given) are checked, a design with fewer
+    than 5 families is refused with `APX-EXT-POP-FAMILIES`, then one with fewer than 5 pairs
+    with `APX-EXT-POP-PAIRS`; then a calibration attempt without a participantId, or a suite
+    calibrated by fewer than 2 distinct participants, with `APX-EXT-POP-PARTICIPANTS`; then
+    a configuration with no credited work (a null deltaAPx) with `APX-EXT-POP-POWER`.
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("APX-EXT-POP-4")
+def test_APX_EXT_POP_4(conformance_case: ConformanceCase) -> None:
+    """With A_k the sum of w_k over pairs and families and B_k the sum of T_k over pairs, the
+    linearised contribution of family f in pair r is y[f][r] = (w_c[r][f]/A_c −
+    w_p[r][f]/A_p)/ln 2; over this G × R table, MS_F = R·Σ_f (ȳ_f· − ȳ··)²/(G − 1) and MS_E
+    = Σ_f Σ_r (y[f][r] − ȳ_f· − ȳ·r + ȳ··)²/((G − 1)(R − 1)).
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("APX-EXT-POP-5")
+def test_APX_EXT_POP_5(conformance_case: ConformanceCase) -> None:
+    """The leave-one-out estimate without pair r is d_(r) = log2((A_c − W_c[r])/(B_c − T_c[r]))
+    − log2((A_p − W_p[r])/(B_p − T_p[r])), where W_k[r] is the sum over families of w_k[r];
+    when leaving a pair out leaves a configuration with no credited work the design is
+    refused with `APX-EXT-POP-DEGENERATE` at that pair; the jackknife variance is V_J = (R −
+    1)/R·Σ_r (d_(r) − mean)², read as MS_R = V_J/(G·R).
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("APX-EXT-POP-6")
+def test_APX_EXT_POP_6(conformance_case: ConformanceCase) -> None:
+    """The variance components are families = G·R·max(0, MS_F − MS_E), pairs = G·R·max(0, MS_R
+    − MS_E) and interaction = G·R·MS_E, and the standard error is the square root of their
+    sum; a sum of 0 is refused with `APX-EXT-POP-DEGENERATE` (degenerate bounds are not
+    population certainty). The degrees of freedom are Satterthwaite's for G·R times
+    (a_F·MS_F + a_R·MS_R + a_E·MS_E), with a_F = 1 when MS_F > MS_E and else 0, a_R
+    likewise, a_E = 1 − a_F − a_R, and G − 1, R − 1 and (G − 1)(R − 1) degrees of freedom;
+    the interval is the estimate ± the 1 − alpha/2 quantile of Student's t with those
+    degrees of freedom times the standard error, method `pair-jackknife-anova-t/1`.
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("APX-EXT-POP-7")
+def test_APX_EXT_POP_7(conformance_case: ConformanceCase) -> None:
+    """A population result is an `apx-ext-population/1` document with the APx 0.1 promotion's
+    status, `certified: false`, `deployAuthorized: false`, the preregistration and
+    departures, the estimand and its statement, the design's counts (families, instances,
+    distinct participants, calibration attempts, pairs), the estimate, the interval with its
+    standard error, degrees of freedom and components, the fixed lists of what the interval
+    includes (families, instances within families, participants within each class's
+    calibration, runs, families by runs) and leaves out (reviewer error, selection bias and
+    adaptive holdout reuse, how time would change with another task sample, correlation
+    between classes calibrated by the same participants, dependence between pairs,
+    departures from the model), `claimSupported`, `apx01` and the fixed limitation text.
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("APX-EXT-POP-8")
+def test_APX_EXT_POP_8(conformance_case: ConformanceCase) -> None:
+    """A population claim is published with its preregistration, its departures and the APx 0.1
+    interval beside it, and an interval from a non-confirmatory analysis is described as
+    exploratory.
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("APX-EXT-POW-1")
+def test_APX_EXT_POW_1(conformance_case: ConformanceCase) -> None:
+    """Every random quantity is read from a stream named by a key, the JSON array
+    `[\"apx-ext-model/1\", seed, simulation, name, indices...]`: the stream's bytes are
+    SHAKE-256 of the key's RFC 8785 text; uniform j is the j-th group of 8 bytes read as a
+    big-endian unsigned integer, shifted right by 11 bits and multiplied by 2^-53; normal i
+    is sqrt(−2 ln(1 − u(2i))) × cos(2π u(2i + 1)); a Pareto (Lomax) multiplier with tail
+    index α is ((1 − u)^(−1/α) − 1)(α − 1); a log-normal multiplier with log-scale SD σ is
+    exp(σ z − σ²/2). A stream whose values are all multiplied by 0 (or, for acceptance 1 or
+    human acceptance 1, never compared) need not be read.
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("APX-EXT-POW-10")
+def test_APX_EXT_POW_10(conformance_case: ConformanceCase) -> None:
+    """A power analysis is an `apx-ext-power/1` document naming the model and interval method,
+    the components and their source, the assumptions, alpha, target, simulations, seed,
+    budget and work, the table, the answer (null without a target) and the fixed limitation
+    \"A simulation under an assumed model and assumed effects. It plans a study; it is not
+    evidence about any system, and its answers are only as good as the components it was
+    given.\"; the same request always gives the same document.
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("APX-EXT-POW-2")
+def test_APX_EXT_POW_2(conformance_case: ConformanceCase) -> None:
+    """A simulated comparison has G families of n instances, m participants per class making a
+    attempts each, and R pairs (the operation apx.simulate answers one of at most 100,000
+    cells, see APX-EXT-POW-6, and refuses a larger plan with `APX-EXT-POW-BUDGET`). Family f
+    reads normals (z1, z2, z3) of stream `(\"family\", f)`: its acceptance effect u =
+    familyAcceptance·z1, the candidate's shift g = familyImprovement·z2 and its reference
+    time τ = exp(familyHours·z3 − familyHours²/2); instance s reads v = instanceAcceptance·z
+    of stream `(\"instance\", f)`, normal s; pair r reads normals (z1..z4) of stream
+    `(\"run\", r)`: run effects w_parent = runAcceptance·z1 and w_candidate =
+    runAcceptance·z2 and run time multipliers exp(runTime·z − runTime²/2) from z3 (parent)
+    and z4 (candidate).
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("APX-EXT-POW-3")
+def test_APX_EXT_POW_3(conformance_case: ConformanceCase) -> None:
+    """In the run of configuration k (`parent` or `candidate`) of pair r, slot s of family f is
+    credited when uniform s of stream `(\"acceptance\", r, k, f)` is below Φ(β_k + u + [k =
+    candidate]·g + v + w_k), always when β_k is infinite; the family's credited hours are
+    its credited slots times its calibrated hours H; the run's elapsed time is T = τ_k × its
+    run multiplier × the mean of its G·n agent task multipliers, multiplier s of stream
+    `(\"task-time\", r, k, f)` (log-normal with SD taskTime, or Pareto with the tail index).
+    β_k = Φ^−1(P_k)·sqrt(V_k), infinite for P_k = 1, with V_parent = 1 + familyAcceptance² +
+    instanceAcceptance² + runAcceptance² and V_candidate = V_parent + familyImprovement²;
+    τ_parent = 1 and τ_candidate = 2^(log2(P_candidate / P_parent) − improvement), so the
+    population improvement log2(E W_c / E T_c) − log2(E W_p / E T_p) equals the assumed
+    improvement exactly.
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("APX-EXT-POW-4")
+def test_APX_EXT_POW_4(conformance_case: ConformanceCase) -> None:
+    """The calibration of family f, try t = 0, 1, ..., reads participant paces
+    exp(participantHours·z − participantHours²/2) from stream `(\"participant\", f, t)`,
+    attempt multipliers (log-normal with SD attemptHours, or Pareto) from
+    `(\"attempt-time\", f, t)` and acceptance uniforms from `(\"human-acceptance\", f, t)`,
+    accepted below humanAcceptance; attempt j of participant p lasts τ × pace_p ×
+    multiplier_(p·a + j) hours; H is the summed hours of all the try's attempts over its
+    accepted attempts, from the first try with one; after 1,000 tries without an accepted
+    attempt the request is refused with `APX-EXT-POW-CALIBRATION`.
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("APX-EXT-POW-5")
+def test_APX_EXT_POW_5(conformance_case: ConformanceCase) -> None:
+    """A plan is evaluated by simulations 0 to N − 1 of the request's seed, each given the
+    population interval of [the population page](ext-population.md) with the request's
+    alpha; its row counts the simulations that gave an interval (a refused one gives none),
+    the power (the share of all N whose interval lies wholly above 0 when the assumed
+    improvement is at least 0, wholly below 0 when it is at most 0; with improvement 0,
+    either), the coverage (the share whose interval contains the assumed improvement) and
+    the mean width of the intervals given (null when none was).
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("APX-EXT-POW-6")
+def test_APX_EXT_POW_6(conformance_case: ConformanceCase) -> None:
+    """One simulated comparison costs its cells, 2·R·G·n agent slots plus G·m·a human attempts;
+    before anything runs, the most work the analysis can need (without a target, N times the
+    plan's cells; with one, 2 + ceil(log2(max(1, upTo − start))) plans times N times the
+    cells of the plan at upTo) must not exceed the budget (2,000,000 when absent, at most
+    10,000,000), or the request is refused with `APX-EXT-POW-BUDGET` at `$.budget`; the
+    document reports the budget and the work used.
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("APX-EXT-POW-7")
+def test_APX_EXT_POW_7(conformance_case: ConformanceCase) -> None:
+    """With a target, the varied number runs from the plan's value (start) to upTo; a plan
+    meets a power target when its power is at least the target, a width target when every
+    simulation gave an interval and the mean width is at most the target. upTo is evaluated
+    first: if it misses, the answer's value is null and `reached` false; else start, which
+    answers if it meets; else bisection on (low that misses, high that meets) at floor((low
+    + high)/2) until high − low = 1, answering high. The table lists every plan evaluated,
+    in increasing order of the varied number.
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("APX-EXT-POW-8")
+def test_APX_EXT_POW_8(conformance_case: ConformanceCase) -> None:
+    """A power request gives exactly one of components and a pilot (`APX-EXT-POW-SOURCE`); a
+    Pareto tail needs a tail index and zero taskTime and attemptHours, a log-normal tail
+    takes no tail index (`APX-EXT-POW-TAIL`); a target's upTo lies from the plan's value to
+    its limit (1,000; 100 for pairs) and a power target from 0.5 to 0.999
+    (`APX-EXT-POW-TARGET`); plans with fewer than 5 families or 5 pairs, which could never
+    give an interval, are refused with `APX-EXT-POP-FAMILIES` or `APX-EXT-POP-PAIRS`, and
+    planned runs per configuration must equal pairs (`APX-EXT-PRE-PLAN`).
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("APX-EXT-POW-9")
+def test_APX_EXT_POW_9(conformance_case: ConformanceCase) -> None:
+    """Components estimated from a pilot {manifest, comparison} are method-of-moments estimates
+    (log-hours variance within participants, of participant means within classes and of
+    class means; the pooled SD of log wall hours within each side; tetrachoric moments of
+    the credited flags on the probit scale), each gap is stated in `notes` instead of being
+    filled silently, and the effect to plan for is the user's assumption, never the pilot's
+    estimate.
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("APX-EXT-PRE-1")
+def test_APX_EXT_PRE_1(conformance_case: ConformanceCase) -> None:
+    """A preregistration is an `apx-ext-preregistration/1` document holding its id, version and
+    registration time; optionally the four frozen component hashes of the manifest it
+    covers; the claim (parent, candidate and direction `increase` or `decrease`); the
+    estimand `population-delta-apx`; the minimum effect of interest in APx units; the error
+    rates (alpha from 0.001 to 0.2, power from 0.5 to 0.999); the planned numbers of
+    families, instances per family, participants per class, attempts per participant, runs
+    per configuration and pairs; the analysis (model `crossed-families-runs/1`, interval
+    method `pair-jackknife-anova-t/1`, seed); and the holdout custody statement (custodian
+    and statement). A document that breaks its schema is refused with `APC-DOC-REFUSED`,
+    every violation listed with its path.
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("APX-EXT-PRE-2")
+def test_APX_EXT_PRE_2(conformance_case: ConformanceCase) -> None:
+    """The `hash` of a preregistration is the SHA-256, in lowercase hexadecimal, of the RFC
+    8785 bytes of the document without its `hash` and `signature` members; freezing computes
+    it and drops any signature (which covered another text), and a preregistration whose
+    hash differs is refused with `APX-EXT-PRE-HASH` at `$.hash`.
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("APX-EXT-PRE-3")
+def test_APX_EXT_PRE_3(conformance_case: ConformanceCase) -> None:
+    """Because APx 0.1 pairs every parent run with one candidate run, the planned runs per
+    configuration must equal the planned pairs, or the preregistration is refused with
+    `APX-EXT-PRE-PLAN` at `$.plan.runsPerConfiguration`; a hash fault and a plan fault are
+    reported together, the hash first.
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("APX-EXT-PRE-4")
+def test_APX_EXT_PRE_4(conformance_case: ConformanceCase) -> None:
+    """A preregistration, a power analysis or a population result may be signed with Ed25519
+    over the RFC 8785 bytes of the document without its `signature` member, as an APx result
+    is; the signature shows who registered or published the document, not that the plan was
+    kept.
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("APX-EXT-PRE-5")
+def test_APX_EXT_PRE_5(conformance_case: ConformanceCase) -> None:
+    """A population result that follows a preregistration names it by id, version and hash, and
+    lists every departure as `{item, planned, actual}`, in this order: each bound manifest
+    hash that differs from the analysed manifest's (`manifest.suiteHash`,
+    `manifest.baselineHash`, `manifest.evaluatorHash`, `manifest.environmentHash`), then
+    each planned number that differs from the analysed campaigns (`plan.families`,
+    `plan.instancesPerFamily`, `plan.participantsPerClass`, `plan.attemptsPerParticipant`,
+    `plan.runsPerConfiguration`, `plan.pairs`), where a number that varies across families
+    or participants is given as `{min, max}`; it is `confirmatory` exactly when a
+    preregistration was followed and no departure is listed. Without a preregistration the
+    result names none, lists none and is not confirmatory.
+    """
+    conformance_case.check()
+
+
+@pytest.mark.clause("APX-EXT-PRE-6")
+def test_APX_EXT_PRE_6(conformance_case: ConformanceCase) -> None:
+    """A preregistration's alpha sets the population interval's confidence (1 − alpha; 0.95
+    without a preregistration), and its claim is supported exactly when the interval lies
+    wholly above 0 (direction `increase`) or wholly below 0 (`decrease`); without a
+    preregistration `claimSupported` is null.
+    """
+    conformance_case.check()
+
+
 @pytest.mark.clause("APX-HASH-1")
 def test_APX_HASH_1(conformance_case: ConformanceCase) -> None:
     """The digest of a JSON string is the SHA-256 of its own UTF-8 bytes, without quotes; the

@@ -82,6 +82,11 @@ HEAVY = {
     "/v1/ap1/seal-hash": 3,
     "/v1/ap1/classify-invocation": 4,
     "/v1/ap1/parameter-echo": 4,
+    # beyond APx 0.1: paired campaigns, or simulations bounded only by the work budget
+    "/v1/apx/population": 1,
+    "/v1/documents/apx-ext-population-request/validate": 1,
+    "/v1/documents/apx-ext-population/validate": 2,
+    "/v1/apx/power": 2,
 }
 """Operations whose bodies are expensive to generate or have hundreds of coverage cases:
 in process they get this many generated cases and no coverage phase."""

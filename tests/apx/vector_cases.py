@@ -760,6 +760,7 @@ def adequacy() -> None:
 
 def add_all() -> None:
     from vector_cases_more import more
+    from vector_cases_population import population
 
     arithmetic()
     fractional_exponents()
@@ -768,6 +769,7 @@ def add_all() -> None:
     gates()
     credit()
     more()
+    population()
 
 
 def main() -> None:

@@ -37,6 +37,7 @@ def _case(
     *,
     tags: list[str] | None = None,
     tolerant: bool = False,
+    comparison: Doc | None = None,
 ) -> None:
     document: Doc = {
         "schemaVersion": "apconform-vector/1",
@@ -53,6 +54,8 @@ def _case(
     document["expected"] = expected
     if tolerant:
         document["comparison"] = TOLERANCE
+    if comparison is not None:
+        document["comparison"] = comparison
     path = f"{area}/{vector_id}.json"
     assert path not in VECTORS, path
     VECTORS[path] = document

@@ -31,6 +31,7 @@ from apconform.api.routes.apx import APX_ROUTES
 from apconform.api.routes.conformance import add_conformance_routes
 from apconform.api.routes.docs import add_docs_routes
 from apconform.api.routes.documents import add_document_routes
+from apconform.api.routes.explainer import add_explainer_routes
 from apconform.api.routes.ledger import add_ledger_routes
 from apconform.api.routes.operations import add_operation_routes
 from apconform.api.routing import JsonResponse
@@ -176,6 +177,7 @@ def create_app(
 
     app.add_route(OPENAPI_PATH, openapi_document, include_in_schema=False)
     add_docs_routes(app.router)
+    add_explainer_routes(app.router)
     app.add_middleware(RequestGuard, settings=config)
     return app
 

@@ -21,6 +21,7 @@ from starlette.responses import JSONResponse
 
 from apconform.api.guard import REQUEST_ID_HEADER
 from apconform.api.problems import CONTENT_TYPE, JSON_MEDIA_TYPE, PROBLEM_MEDIA_TYPE, dump_json
+from apconform.core.deadline import call_within
 from apconform.core.errors import ApconformError
 from apconform.core.jsonload import loads
 
@@ -185,9 +186,14 @@ async def read_json(request: Request) -> Any:
 
 
 async def offload(request: Request, func: Callable[..., T], *args: Any) -> T:
-    """Run CPU-bound work on the worker's bounded thread pool, so the event loop stays free."""
+    """Run CPU-bound work on the worker's bounded thread pool, so the event loop stays free.
+
+    The work runs under the request timeout as its deadline (``core.deadline``): long
+    computations stop once the guard has stopped waiting, instead of holding the thread.
+    """
+    seconds = request.app.state.settings.request_timeout
     executor = request.app.state.executor
     if executor is None:
-        return func(*args)
+        return call_within(seconds, func, *args)
     loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(executor, func, *args)
+    return await loop.run_in_executor(executor, call_within, seconds, func, *args)

@@ -42,6 +42,7 @@ __all__ = [
     "RunCheck",
     "compare",
     "compare_document",
+    "compare_scored",
     "evaluate",
     "evaluate_document",
     "validate_manifest",
@@ -203,15 +204,15 @@ def _options(options: Any, collector: Collector) -> tuple[int, int]:
     return int(iterations), int(seed)
 
 
-def compare_document(
+def compare_scored(
     manifest: Manifest | Mapping[str, Any],
     comparison: CampaignComparison | Mapping[str, Any],
     options: BootstrapOptions | Mapping[str, Any] | None = MISSING,
-) -> dict[str, Any]:
-    """Compare paired campaigns on one frozen manifest; the apx-promotion/0.1 document.
+) -> tuple[dict[str, Any], list[ScoredPair]]:
+    """The promotion of :func:`compare_document` and every pair's two scored results.
 
-    ``options`` may set ``iterations`` (100..10000, default 2000) and ``seed``
-    (0..4294967295, default 20260907); passing None is refused.
+    For analyses built on the same comparison (the population interval), so the
+    runs are validated and scored once.
     """
     manifest_value, comparison_value = _plain(manifest), _plain(comparison)
     collector = Collector()
@@ -227,7 +228,20 @@ def compare_document(
     scored = _score_pairs(facts, manifest_value, pairs, collector)
     collector.raise_if_any("comparison")
     assert facts is not None
-    return build_promotion(manifest_value, scored, iterations, seed)
+    return build_promotion(manifest_value, scored, iterations, seed), scored
+
+
+def compare_document(
+    manifest: Manifest | Mapping[str, Any],
+    comparison: CampaignComparison | Mapping[str, Any],
+    options: BootstrapOptions | Mapping[str, Any] | None = MISSING,
+) -> dict[str, Any]:
+    """Compare paired campaigns on one frozen manifest; the apx-promotion/0.1 document.
+
+    ``options`` may set ``iterations`` (100..10000, default 2000) and ``seed``
+    (0..4294967295, default 20260907); passing None is refused.
+    """
+    return compare_scored(manifest, comparison, options)[0]
 
 
 def _score_pairs(

@@ -165,7 +165,15 @@ def apx_adapter(value: Any) -> dict[str, Any]:
     return adapters[name](_member(value, "manifest"), _member(value, "run"))
 
 
-_DOCUMENT_TYPES = ("apx-manifest", "apx-run", "apx-result", "apx-promotion")
+_DOCUMENT_TYPES = (
+    "apx-manifest",
+    "apx-run",
+    "apx-result",
+    "apx-promotion",
+    "apx-ext-preregistration",
+    "apx-ext-power",
+    "apx-ext-population",
+)
 
 
 @operation("apx.validate_document")
@@ -187,3 +195,7 @@ def apx_validate_document(value: Any) -> dict[str, bool]:
     model = getattr(importlib.import_module(f"apconform.models.{module}"), cls)
     validate_document(model, _member(value, "document"), what=f"{name} document")
     return {"valid": True}
+
+
+# The extension beyond APx 0.1 registers its operations beside these (spec/apx/ext-*.md).
+from apconform.apx.population import operations as _population_operations  # noqa: E402, F401

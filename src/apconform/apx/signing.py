@@ -1,4 +1,4 @@
-"""Signing APx results and promotions with Ed25519, and verifying them offline.
+"""Signing APx results and promotions (and the extension's documents) with Ed25519, offline.
 
 A signature covers the RFC 8785 bytes of the document without its
 ``signature`` member and carries the signer's public key. It shows who
@@ -23,16 +23,23 @@ __all__ = ["sign", "verify"]
 
 NOT_SIGNABLE = define_code(
     "APX-SIGN-KIND",
-    "Only apx-result/0.1 and apx-promotion/0.1 documents are signed",
-    "Sign the output of apconform apx evaluate or apconform apx promote.",
+    "Only APx results, promotions and the extension's documents are signed",
+    "Sign the output of apconform apx evaluate, promote, preregister, power or population.",
     exit_status=1,
     http_status=422,
 )
 
-_MODELS: dict[str, type[BaseModel]] = {
-    "apx-result/0.1": Result,
-    "apx-promotion/0.1": Promotion,
-}
+
+def _models() -> dict[str, type[BaseModel]]:
+    from apconform.models.apx_population import ApxExtPopulation, ApxExtPower, ApxExtPreregistration
+
+    return {
+        "apx-result/0.1": Result,
+        "apx-promotion/0.1": Promotion,
+        "apx-ext-preregistration/1": ApxExtPreregistration,
+        "apx-ext-power/1": ApxExtPower,
+        "apx-ext-population/1": ApxExtPopulation,
+    }
 
 
 def _body(document: Mapping[str, Any] | BaseModel) -> dict[str, Any]:
@@ -41,12 +48,13 @@ def _body(document: Mapping[str, Any] | BaseModel) -> dict[str, Any]:
     if not isinstance(document, Mapping):
         raise ApconformError(NOT_SIGNABLE, "the document is not a JSON object", path="$")
     body = {key: value for key, value in document.items() if key != "signature"}
-    model = _MODELS.get(str(body.get("schemaVersion")))
+    models = _models()
+    model = models.get(str(body.get("schemaVersion")))
     if model is None:
         raise ApconformError(
             NOT_SIGNABLE,
-            f"schemaVersion {body.get('schemaVersion')!r} is neither apx-result/0.1 nor "
-            "apx-promotion/0.1",
+            f"schemaVersion {body.get('schemaVersion')!r} is not one of "
+            f"{', '.join(sorted(models))}",
             path="$.schemaVersion",
         )
     validate_document(model, body, what=str(body["schemaVersion"]))

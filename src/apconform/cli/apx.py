@@ -1,5 +1,9 @@
 """`apconform apx validate | freeze | evaluate | promote | demo`, thin over the kernel.
 
+Beyond APx 0.1 (``apconform.apx.population``): `apx preregister`,
+`apx check-preregistration`, `apx power` and `apx population`; their refusals
+exit with 2.
+
 Each command reads one JSON document from a file or from ``-`` (standard
 input) through the kit's bounded loader and writes JSON on standard output
 (``--format table`` for a readable summary). A refused document exits with 1
@@ -130,6 +134,72 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return _emit(args, document, NOTICE + "\n\n" + result_table(result))
 
 
+def _cmd_preregister(args: argparse.Namespace) -> int:
+    from apconform.apx.population import freeze_preregistration
+
+    return _emit(args, _signed(args, freeze_preregistration(read_document(args.file))))
+
+
+def _cmd_check_preregistration(args: argparse.Namespace) -> int:
+    from apconform.apx.population import check_preregistration
+
+    checked = check_preregistration(read_document(args.file))
+    statement = "unsigned"
+    if "signature" in checked:
+        from apconform.core.trust import trust_anchors, verify_trusted
+
+        anchors = trust_anchors(args.trusted_key, args.trust_file)
+        statement = "signature valid; " + verify_trusted(checked, anchors)
+    report = {"valid": True, "hash": checked["hash"], "signature": statement}
+    table = f"preregistration valid: hash {checked['hash']}; {statement}\n"
+    return _emit(args, report, table)
+
+
+def _cmd_power(args: argparse.Namespace) -> int:
+    from apconform.apx.population import power_request, power_svg
+    from apconform.apx.population.presentation import power_table
+
+    request = read_document(args.file)
+    if type(request) is dict:
+        overrides = {
+            name: value
+            for name, value in (
+                ("seed", args.seed),
+                ("simulations", args.simulations),
+                ("budget", args.budget),
+            )
+            if value is not None
+        }
+        request = {**request, **overrides}
+    document = _signed(args, power_request(request))
+    if args.plot:
+        Path(args.plot).write_text(power_svg(document), encoding="utf-8")
+    return _emit(args, document, power_table(document))
+
+
+def _cmd_population(args: argparse.Namespace) -> int:
+    from apconform.apx.population import population_request
+    from apconform.apx.population.presentation import population_table
+
+    request = read_document(args.file)
+    if type(request) is dict:
+        if args.preregistration:
+            request = {**request, "preregistration": read_document(args.preregistration)}
+        overrides = {
+            name: value
+            for name, value in (("iterations", args.iterations), ("seed", args.seed))
+            if value is not None
+        }
+        if overrides:
+            options = request.get("options")
+            request = {
+                **request,
+                "options": {**(options if type(options) is dict else {}), **overrides},
+            }
+    document = _signed(args, population_request(request))
+    return _emit(args, document, population_table(document))
+
+
 def _add_common(parser: argparse.ArgumentParser, *, reads: bool = True) -> None:
     if reads:
         parser.add_argument("file", help="a JSON file, or - for standard input")
@@ -176,9 +246,54 @@ def register(subparsers: Any) -> None:
     promote.add_argument("--seed", type=int, help="bootstrap seed (0..4294967295)")
     promote.add_argument("--sign", metavar="KEYFILE", help="sign the promotion with this key file")
     promote.set_defaults(handler=_cmd_promote)
+    _register_population(commands)
     demo = commands.add_parser(
         "demo", help="score the built-in tutorial campaign (AP 9, APx 3.169925001442312)"
     )
     _add_common(demo, reads=False)
     demo.add_argument("--output-dir", metavar="DIR", help="also write the documents here")
     demo.set_defaults(handler=_cmd_demo)
+
+
+def _register_population(commands: Any) -> None:
+    """The commands of the extension beyond APx 0.1 (spec/apx/ext-*.md)."""
+    from apconform.cli.shared import trust_arguments
+
+    preregister = commands.add_parser(
+        "preregister",
+        help="beyond APx 0.1: freeze a preregistration draft (hash over RFC 8785 bytes)",
+    )
+    _add_common(preregister)
+    preregister.add_argument("--sign", metavar="KEYFILE", help="sign it with this key file")
+    preregister.set_defaults(handler=_cmd_preregister)
+    check = commands.add_parser(
+        "check-preregistration",
+        help="beyond APx 0.1: check a preregistration's schema, hash, plan and signature",
+    )
+    _add_common(check)
+    trust_arguments(check)
+    check.set_defaults(handler=_cmd_check_preregistration)
+    power = commands.add_parser(
+        "power",
+        help="beyond APx 0.1: simulated power and precision, and the numbers a target needs",
+    )
+    _add_common(power)
+    power.add_argument("--seed", type=int, help="override the request's seed")
+    power.add_argument("--simulations", type=int, help="override simulations per plan")
+    power.add_argument("--budget", type=int, help="work units allowed (at most 10,000,000)")
+    power.add_argument("--plot", metavar="SVG", help="also write the chart as an offline SVG file")
+    power.add_argument("--sign", metavar="KEYFILE", help="sign the analysis with this key file")
+    power.set_defaults(handler=_cmd_power)
+    population = commands.add_parser(
+        "population",
+        help="beyond APx 0.1: the population interval of {manifest, comparison}, beside "
+        "the APx 0.1 promotion",
+    )
+    _add_common(population)
+    population.add_argument(
+        "--preregistration", metavar="FILE", help="the preregistration the analysis follows"
+    )
+    population.add_argument("--iterations", type=int, help="APx 0.1 bootstrap resamples")
+    population.add_argument("--seed", type=int, help="APx 0.1 bootstrap seed")
+    population.add_argument("--sign", metavar="KEYFILE", help="sign the result with this key file")
+    population.set_defaults(handler=_cmd_population)

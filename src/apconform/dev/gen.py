@@ -356,6 +356,23 @@ def _no_direct_build(root: Path) -> dict[str, str]:
     raise AssertionError("built from other products")
 
 
+def build_population_coverage(root: Path) -> dict[str, str]:
+    """docs/apx/population-coverage.md, from the coverage study's output file."""
+    from apconform.dev.coverage_page import build_coverage_page
+
+    return build_coverage_page(root)
+
+
+def build_explainer_copy(root: Path) -> dict[str, str]:
+    """The APx explainer page inside the docs site: the very files ``apconform serve`` serves."""
+    source = root / "src" / "apconform" / "api" / "explainer"
+    target = "docs/assets/apx-explainer"
+    out = {f"{target}/index.html": (source / "index.html").read_text(encoding="utf-8")}
+    for name in ("explainer.js", "explainer.css"):
+        out[f"{target}/explainer/{name}"] = (source / name).read_text(encoding="utf-8")
+    return out
+
+
 def build_openapi(root: Path) -> dict[str, str]:
     """The HTTP API's OpenAPI document and its Markdown rendering for the docs site."""
     from apconform.api.app import ledger_openapi_text, openapi_text
@@ -411,6 +428,8 @@ PRODUCTS: list[Product] = [
     ),
     Product("operation-schemas", ("schemas/operations",), build_operation_json_schemas),
     Product("operation-catalogue", ("docs/operations",), build_operation_catalogue),
+    Product("population-coverage", ("docs/apx/population-coverage.md",), build_population_coverage),
+    Product("explainer-docs", ("docs/assets/apx-explainer",), build_explainer_copy),
 ]
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-__all__ = ['DOCUMENTS', 'RULES_DEFERRED', 'ap1', 'ap1_operations', 'api', 'apx', 'apx_operations', 'common', 'conformance', 'kit_operations', 'ledger']
+__all__ = ['DOCUMENTS', 'RULES_DEFERRED', 'ap1', 'ap1_operations', 'api', 'apx', 'apx_operations', 'apx_population', 'common', 'conformance', 'kit_operations', 'ledger']
 
 DOCUMENTS: dict[str, tuple[str, str]] = {
     'adapter-answer': ('conformance', 'AdapterAnswer'),
@@ -32,6 +32,11 @@ DOCUMENTS: dict[str, tuple[str, str]] = {
     'ap1-transcript-record': ('ap1', 'Ap1TranscriptRecord'),
     'apx-comparison': ('apx', 'CampaignComparison'),
     'apx-evaluation-request': ('apx', 'EvaluationRequest'),
+    'apx-ext-population': ('apx_population', 'ApxExtPopulation'),
+    'apx-ext-population-request': ('apx_population', 'ApxExtPopulationRequest'),
+    'apx-ext-power': ('apx_population', 'ApxExtPower'),
+    'apx-ext-power-request': ('apx_population', 'ApxExtPowerRequest'),
+    'apx-ext-preregistration': ('apx_population', 'ApxExtPreregistration'),
     'apx-manifest': ('apx', 'Manifest'),
     'apx-promotion': ('apx', 'Promotion'),
     'apx-promotion-request': ('apx', 'PromotionRequest'),

@@ -30,6 +30,7 @@ from ._jsontypes import (
     rule_text,
 )
 from .apx import Result
+from .apx_population import ApxExtAssumptions, ApxExtComponents, ApxExtPlan, ApxExtPopulationInterval, ApxExtTarget
 
 
 class ApxAdapterName(str, Enum):
@@ -65,6 +66,18 @@ class ApxStoredDocument(str, Enum):
     apx_promotion = "apx-promotion"
     """
     A promotion recommendation (apx-promotion/0.1).
+    """
+    apx_ext_preregistration = "apx-ext-preregistration"
+    """
+    Beyond APx 0.1, a preregistration (apx-ext-preregistration/1).
+    """
+    apx_ext_power = "apx-ext-power"
+    """
+    Beyond APx 0.1, a power analysis (apx-ext-power/1).
+    """
+    apx_ext_population = "apx-ext-population"
+    """
+    Beyond APx 0.1, a population comparison (apx-ext-population/1).
     """
 
 
@@ -304,3 +317,118 @@ class ApxValidDocument(ConfiguredBaseModel):
     The answer of apx.validate_document for a document that meets its schema.
     """
     valid: Annotated[JsonBool, Field(json_schema_extra={"const": True}), AfterValidator(only_value(True))] = Field(default=..., description="""Always true; a document that breaks its schema is refused instead.""")
+
+
+class ApxFreezePreregistrationInput(ConfiguredBaseModel):
+    """
+    The input of apx.freeze_preregistration.
+    """
+    preregistration: Optional[Any] = Field(default=..., description="""The draft (schema apx-ext-preregistration without its hash). Free-form on purpose: freezing checks the frozen document and refuses one that breaks its schema with APC-DOC-REFUSED, which vectors test.""")
+
+
+class ApxCheckPreregistrationInput(ConfiguredBaseModel):
+    """
+    The input of apx.check_preregistration.
+    """
+    preregistration: Optional[Any] = Field(default=..., description="""The frozen preregistration. Free-form on purpose: checking it is the operation's work.""")
+
+
+class ApxPreregistrationCheck(ConfiguredBaseModel):
+    """
+    The answer of apx.check_preregistration for a preregistration that passes.
+    """
+    valid: Annotated[JsonBool, Field(json_schema_extra={"const": True}), AfterValidator(only_value(True))] = Field(default=..., description="""Always true; a preregistration that fails is refused instead.""")
+    hash: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""Its frozen hash.""")
+
+
+class ApxSimulateInput(ConfiguredBaseModel):
+    """
+    The input of apx.simulate.
+    """
+    components: ApxExtComponents = Field(default=..., description="""The variance components.""")
+    assumptions: ApxExtAssumptions = Field(default=..., description="""The assumed effects.""")
+    plan: ApxExtPlan = Field(default=..., description="""The plan; at most 100,000 cells (slots of both sides plus human attempts).""")
+    seed: Annotated[JsonInt, Field(ge=0, le=4294967295)] = Field(default=..., description="""The seed of every stream.""")
+    simulation: Annotated[JsonInt, Field(ge=0, le=1000000)] = Field(default=..., description="""The simulation's index in the stream keys.""")
+
+
+class ApxSimulatedDesign(ConfiguredBaseModel):
+    """
+    The answer of apx.simulate.
+    """
+    families: Annotated[JsonInt, Field(ge=1)] = Field(default=..., description="""The number of families G.""")
+    parent: ApxSimulatedSide = Field(default=..., description="""The parent's side.""")
+    candidate: ApxSimulatedSide = Field(default=..., description="""The candidate's side.""")
+    referenceHours: list[Annotated[JsonFloat, Field(ge=0)]] = Field(default=..., description="""The reference hours each family calibrated to, in family order.""")
+
+
+class ApxSimulatedSide(ConfiguredBaseModel):
+    """
+    One configuration over the simulated pairs. Unbounded above: extreme components or effects can simulate times and hours beyond what an APx receipt may record.
+    """
+    work: list[ApxSimulatedRow] = Field(default=..., description="""Per pair, the reference hours credited to each family.""")
+    hours: list[Annotated[JsonFloat, Field(ge=0)]] = Field(default=..., description="""Per pair, the simulated elapsed hours T.""")
+
+
+class ApxSimulatedRow(ConfiguredBaseModel):
+    """
+    The reference hours credited to each family in one simulated run.
+    """
+    families: list[Annotated[JsonFloat, Field(ge=0)]] = Field(default=..., description="""One number per family, in family order.""")
+
+
+class ApxDesignSide(ConfiguredBaseModel):
+    """
+    One configuration over the pairs of a design.
+    """
+    work: Annotated[list[ApxDesignRow], Field(min_length=1, max_length=100)] = Field(default=..., description="""Per pair, the reference hours credited to each family (pairs x families numbers, at least 0).""")
+    hours: Annotated[list[Annotated[JsonFloat, Field(ge=1e-09, le=1000000)]], Field(min_length=1, max_length=100)] = Field(default=..., description="""Per pair, the complete elapsed hours T (above 0).""")
+
+
+class ApxDesignRow(ConfiguredBaseModel):
+    """
+    The reference hours credited to each family in one run.
+    """
+    families: Annotated[list[Annotated[JsonFloat, Field(ge=0, le=1000000000)]], Field(min_length=1, max_length=1000)] = Field(default=..., description="""One number per family, in family order.""")
+
+
+class ApxPopulationIntervalInput(ConfiguredBaseModel):
+    """
+    The input of apx.population_interval.
+    """
+    parent: ApxDesignSide = Field(default=..., description="""The parent's side; every row holds one number per family.""")
+    candidate: ApxDesignSide = Field(default=..., description="""The candidate's side, with as many pairs and families as the parent's.""")
+    alpha: Annotated[JsonFloat, Field(ge=0.001, le=0.2)] = Field(default=..., description="""The two-sided error rate; the interval's confidence is 1 - alpha.""")
+
+
+class ApxPopulationIntervalAnswer(ConfiguredBaseModel):
+    """
+    The answer of apx.population_interval.
+    """
+    estimate: JsonFloat = Field(default=..., description="""log2(A_c / B_c) - log2(A_p / B_p), summed over pairs.""")
+    interval: ApxExtPopulationInterval = Field(default=..., description="""The interval, its standard error, degrees of freedom and components.""")
+
+
+class ApxPopulationInput(OpenBaseModel):
+    """
+    The input of apx.population; other members are allowed and ignored, as the kernel ignores them.
+    """
+    manifest: Optional[Any] = Field(default=..., description="""The frozen manifest (schema apx-manifest); its calibration attempts must name their participants. Free-form on purpose: the kernel checks it by the APx rules and refuses with their codes.""")
+    comparison: Optional[Any] = Field(default=..., description="""The paired campaigns (schema apx-comparison). Free-form on purpose, as the manifest.""")
+    options: Optional[Any] = Field(default=None, description="""The APx 0.1 bootstrap options. Free-form on purpose: the kernel refuses options that break its rules with APx codes.""")
+    preregistration: Optional[Any] = Field(default=None, description="""The preregistration followed (schema apx-ext-preregistration). Free-form on purpose: it is checked by its own rules and refused with their codes below $.preregistration.""")
+
+
+class ApxPowerInput(ConfiguredBaseModel):
+    """
+    The input of apx.power: an apx-ext-power-request. The components and the pilot are free here so that a request breaking the request's own rules reaches them and is refused with their codes.
+    """
+    components: Optional[Any] = Field(default=None, description="""The variance components (schema ApxExtComponents). Free-form on purpose: the request is checked against apx-ext-power-request, and a breach of its rules (exactly one of components and pilot; the tail and its parameters) is refused with APX-EXT-POW-SOURCE or APX-EXT-POW-TAIL, which vectors test.""")
+    pilot: Optional[Any] = Field(default=None, description="""A pilot {manifest, comparison}. Free-form on purpose: the APx kernel checks it by its own rules and codes.""")
+    assumptions: ApxExtAssumptions = Field(default=..., description="""The assumed effects.""")
+    plan: ApxExtPlan = Field(default=..., description="""The plan.""")
+    target: Annotated[Optional[ApxExtTarget], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""What to search for; without it only the plan is simulated.""")
+    alpha: Annotated[JsonFloat, Field(ge=0.001, le=0.2)] = Field(default=..., description="""The two-sided error rate of each simulated interval.""")
+    simulations: Annotated[JsonInt, Field(ge=100, le=10000)] = Field(default=..., description="""Simulated campaigns per evaluated plan.""")
+    seed: Annotated[JsonInt, Field(ge=0, le=4294967295)] = Field(default=..., description="""The seed of every stream.""")
+    budget: Annotated[Optional[Annotated[JsonInt, Field(ge=1, le=10000000)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The most work units the analysis may need (2,000,000 when absent).""")

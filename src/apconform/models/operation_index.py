@@ -245,6 +245,12 @@ OPERATIONS: dict[str, dict[str, Any]] = {
         'refusals': ('APC-OP-INPUT', 'APX-GUARD-LIMIT', 'APX-GUARD-NONFINITE', 'APX-GUARD-RESERVED', 'APX-VAL-ARRAY', 'APX-VAL-BOOLEAN', 'APX-VAL-DIGEST', 'APX-VAL-DUPLICATE', 'APX-VAL-ENUM', 'APX-VAL-INTEGER', 'APX-VAL-MORE', 'APX-VAL-NUMBER', 'APX-VAL-OBJECT', 'APX-VAL-RESERVED-ID', 'APX-VAL-STRING', 'APX-MAN-ADJUDICATION', 'APX-MAN-ADJUDICATION-BINDING', 'APX-MAN-ATTEMPTS', 'APX-MAN-CLASS', 'APX-MAN-HASH', 'APX-MAN-PARTICIPANT', 'APX-MAN-PROTOCOL-BINDING', 'APX-MAN-PROTOCOL-TIME', 'APX-MAN-SELF-REVIEW', 'APX-MAN-SPLIT', 'APX-MAN-TASKSET', 'APX-MAN-VERSION', 'APX-CAL-UNDEFINED', 'APX-RUN-AUTONOMOUS', 'APX-RUN-COVERAGE', 'APX-RUN-EVIDENCE-BINDING', 'APX-RUN-EVIDENCE-DECISION', 'APX-RUN-EVIDENCE-INDEPENDENT', 'APX-RUN-EVIDENCE-VERIFIED', 'APX-RUN-HASH', 'APX-RUN-PARTITION', 'APX-RUN-REVIEW-HOURS', 'APX-RUN-WALL-SUM', 'APX-SCORE-CONFLICT'),
         'summary': 'Score a run receipt from Autogenous or MetaHarness that follows the APx run contract, and label the result with the adapter that read it.',
     },
+    'apx.check_preregistration': {
+        'input': ('apx_operations', 'ApxCheckPreregistrationInput'),
+        'answer': ('apx_operations', 'ApxPreregistrationCheck'),
+        'refusals': ('APC-OP-INPUT', 'APC-DOC-REFUSED', 'APX-EXT-PRE-HASH', 'APX-EXT-PRE-PLAN'),
+        'summary': 'Beyond APx 0.1: check a frozen preregistration against its schema, its hash and its plan rule, reporting every fault.',
+    },
     'apx.compare': {
         'input': ('apx_operations', 'ApxCompareInput'),
         'answer': ('apx', 'Promotion'),
@@ -281,6 +287,12 @@ OPERATIONS: dict[str, dict[str, Any]] = {
         'refusals': ('APC-OP-INPUT', 'APX-GUARD-LIMIT', 'APX-GUARD-NONFINITE', 'APX-GUARD-RESERVED', 'APX-VAL-OBJECT', 'APX-VAL-ARRAY'),
         'summary': 'Freeze a manifest draft: compute the task-set hash and the hash of each component (suite, baseline, evaluator, environment) and answer the frozen manifest.',
     },
+    'apx.freeze_preregistration': {
+        'input': ('apx_operations', 'ApxFreezePreregistrationInput'),
+        'answer': ('apx_population', 'ApxExtPreregistration'),
+        'refusals': ('APC-OP-INPUT', 'APC-DOC-REFUSED', 'APX-EXT-PRE-PLAN', 'APX-GUARD-LIMIT', 'APX-GUARD-NONFINITE', 'APX-GUARD-RESERVED'),
+        'summary': 'Beyond APx 0.1: freeze a preregistration draft, computing its hash over the RFC 8785 bytes of every member but hash and signature (an old signature is dropped), and answer the frozen preregistration.',
+    },
     'apx.guard': {
         'input': ('apx_operations', 'ApxGuardInput'),
         'answer': ('apx_operations', 'ApxGuardAnswer'),
@@ -299,11 +311,35 @@ OPERATIONS: dict[str, dict[str, Any]] = {
         'refusals': ('APC-OP-INPUT', 'APX-IMP-RUCLIP', 'APX-IMP-METER', 'APX-GUARD-LIMIT', 'APX-GUARD-NONFINITE', 'APX-GUARD-RESERVED'),
         'summary': 'Import a ruClip receipt as governance context, evidence, policy violations and a cost meter; job completion or approval alone is never evidence of quality.',
     },
+    'apx.population': {
+        'input': ('apx_operations', 'ApxPopulationInput'),
+        'answer': ('apx_population', 'ApxExtPopulation'),
+        'refusals': ('APC-OP-INPUT', 'APC-DOC-REFUSED', 'APX-GUARD-LIMIT', 'APX-GUARD-NONFINITE', 'APX-GUARD-RESERVED', 'APX-VAL-ARRAY', 'APX-VAL-BOOLEAN', 'APX-VAL-DIGEST', 'APX-VAL-DUPLICATE', 'APX-VAL-ENUM', 'APX-VAL-INTEGER', 'APX-VAL-MORE', 'APX-VAL-NUMBER', 'APX-VAL-OBJECT', 'APX-VAL-RESERVED-ID', 'APX-VAL-STRING', 'APX-MAN-ADJUDICATION', 'APX-MAN-ADJUDICATION-BINDING', 'APX-MAN-ATTEMPTS', 'APX-MAN-CLASS', 'APX-MAN-HASH', 'APX-MAN-PARTICIPANT', 'APX-MAN-PROTOCOL-BINDING', 'APX-MAN-PROTOCOL-TIME', 'APX-MAN-SELF-REVIEW', 'APX-MAN-SPLIT', 'APX-MAN-TASKSET', 'APX-MAN-VERSION', 'APX-CAL-UNDEFINED', 'APX-RUN-AUTONOMOUS', 'APX-RUN-COVERAGE', 'APX-RUN-EVIDENCE-BINDING', 'APX-RUN-EVIDENCE-DECISION', 'APX-RUN-EVIDENCE-INDEPENDENT', 'APX-RUN-EVIDENCE-VERIFIED', 'APX-RUN-HASH', 'APX-RUN-PARTITION', 'APX-RUN-REVIEW-HOURS', 'APX-RUN-WALL-SUM', 'APX-SCORE-CONFLICT', 'APX-CMP-INDEPENDENCE', 'APX-CMP-MODE', 'APX-EXT-PRE-HASH', 'APX-EXT-PRE-PLAN', 'APX-EXT-POP-FAMILIES', 'APX-EXT-POP-PAIRS', 'APX-EXT-POP-PARTICIPANTS', 'APX-EXT-POP-POWER', 'APX-EXT-POP-DEGENERATE'),
+        'summary': 'Beyond APx 0.1: the population comparison of paired campaigns on one frozen manifest: the APx 0.1 deltaAPx with the hierarchical interval, the estimand, what is and is not included, the preregistration followed and every departure, beside the unchanged APx 0.1 promotion.',
+    },
+    'apx.population_interval': {
+        'input': ('apx_operations', 'ApxPopulationIntervalInput'),
+        'answer': ('apx_operations', 'ApxPopulationIntervalAnswer'),
+        'refusals': ('APC-OP-INPUT', 'APX-EXT-POP-FAMILIES', 'APX-EXT-POP-PAIRS', 'APX-EXT-POP-POWER', 'APX-EXT-POP-DEGENERATE'),
+        'summary': 'Beyond APx 0.1: the population interval of a design given as numbers (credited hours per pair and family, elapsed hours per pair, per configuration), centred on its deltaAPx.',
+    },
+    'apx.power': {
+        'input': ('apx_operations', 'ApxPowerInput'),
+        'answer': ('apx_population', 'ApxExtPower'),
+        'refusals': ('APC-OP-INPUT', 'APC-DOC-REFUSED', 'APX-EXT-POW-SOURCE', 'APX-EXT-POW-TAIL', 'APX-EXT-POW-TARGET', 'APX-EXT-POW-BUDGET', 'APX-EXT-POW-CALIBRATION', 'APX-EXT-PRE-PLAN', 'APX-EXT-POP-FAMILIES', 'APX-EXT-POP-PAIRS', 'APX-EXT-PILOT-DESIGN', 'APX-GUARD-LIMIT', 'APX-GUARD-NONFINITE', 'APX-GUARD-RESERVED', 'APX-VAL-ARRAY', 'APX-VAL-BOOLEAN', 'APX-VAL-DIGEST', 'APX-VAL-DUPLICATE', 'APX-VAL-ENUM', 'APX-VAL-INTEGER', 'APX-VAL-MORE', 'APX-VAL-NUMBER', 'APX-VAL-OBJECT', 'APX-VAL-RESERVED-ID', 'APX-VAL-STRING', 'APX-MAN-ADJUDICATION', 'APX-MAN-ADJUDICATION-BINDING', 'APX-MAN-ATTEMPTS', 'APX-MAN-CLASS', 'APX-MAN-HASH', 'APX-MAN-PARTICIPANT', 'APX-MAN-PROTOCOL-BINDING', 'APX-MAN-PROTOCOL-TIME', 'APX-MAN-SELF-REVIEW', 'APX-MAN-SPLIT', 'APX-MAN-TASKSET', 'APX-MAN-VERSION', 'APX-CAL-UNDEFINED', 'APX-RUN-AUTONOMOUS', 'APX-RUN-COVERAGE', 'APX-RUN-EVIDENCE-BINDING', 'APX-RUN-EVIDENCE-DECISION', 'APX-RUN-EVIDENCE-INDEPENDENT', 'APX-RUN-EVIDENCE-VERIFIED', 'APX-RUN-HASH', 'APX-RUN-PARTITION', 'APX-RUN-REVIEW-HOURS', 'APX-RUN-WALL-SUM', 'APX-SCORE-CONFLICT', 'APX-CMP-INDEPENDENCE', 'APX-CMP-MODE'),
+        'summary': 'Beyond APx 0.1: simulation-based power and precision of the population interval under the model crossed-families-runs/1, with components given or estimated from a pilot, and with a target the smallest number of families, instances, participants or pairs that meets it; refused beyond its work budget.',
+    },
     'apx.power_metrics': {
         'input': ('apx_operations', 'ApxPowerMetricsInput'),
         'answer': ('apx_operations', 'ApxPowerMetricsAnswer'),
         'refusals': ('APC-OP-INPUT', 'APX-METRIC-INPUT', 'APX-METRIC-OVERFLOW'),
         'summary': 'AP = W / T and APx = log2(AP) from credited human hours W and wall hours T.',
+    },
+    'apx.simulate': {
+        'input': ('apx_operations', 'ApxSimulateInput'),
+        'answer': ('apx_operations', 'ApxSimulatedDesign'),
+        'refusals': ('APC-OP-INPUT', 'APX-EXT-POW-TAIL', 'APX-EXT-PRE-PLAN', 'APX-EXT-POW-BUDGET', 'APX-EXT-POW-CALIBRATION'),
+        'summary': "Beyond APx 0.1: one simulated comparison of the model crossed-families-runs/1 (keyed SHAKE-256 streams of the seed and the simulation's index), as the design the population interval reads.",
     },
     'apx.validate_document': {
         'input': ('apx_operations', 'ApxValidateDocumentInput'),
