@@ -37,7 +37,7 @@ _FOLDER = tempfile.mkdtemp(prefix="apconform-ledger-fuzz-")
 atexit.register(shutil.rmtree, _FOLDER, True)
 _APP = create_app(
     ApiSettings(),
-    ledger=LedgerService(str(Path(_FOLDER) / "fuzz.db"), allow_unsigned=True),
+    ledger=LedgerService(str(Path(_FOLDER) / "fuzz.db"), allow_unsigned=True, open_submission=True),
     load_catalog=False,
 )
 load_all_checks()
