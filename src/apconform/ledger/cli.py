@@ -219,7 +219,7 @@ def register(subparsers: Any) -> None:
     """Add the ``ledger`` command group."""
     group = subparsers.add_parser(
         "ledger",
-        help="the results ledger: list, show, verify, info, diff, export, import, record, site",
+        help="the results ledger: list, show, verify, diff, export, import, record, site",
         description="An append-only, hash-chained store of results (SQLite or PostgreSQL).",
     )
     commands = group.add_subparsers(dest="ledger_command", metavar="COMMAND")
