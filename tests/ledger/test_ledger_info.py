@@ -7,18 +7,29 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import zlib
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from apconform.cli import main
+from apconform.core.canonical import canonical_bytes, sha256_bytes
+from apconform.core.errors import ApconformError
 from apconform.core.validation import validate_document
-from apconform.ledger import Ledger
+from apconform.ledger import Ledger, make_claim, prepare, verify_ledger
+from apconform.ledger.backends import backend_for
+from apconform.ledger.derivation import index_of
+from apconform.ledger.entry import build_entry
 from apconform.ledger.info import ALEMBIC_CONFIG, describe_ledger
 from apconform.ledger.location import resolve_location
+from apconform.ledger.store import entry_columns
+from apconform.ledger.tables import documents, entries, protocols
 from apconform.models.ledger import LedgerInfo
+from apconform.results import ResultKind
 
-from .samples import apx, conformance
+from .conftest import Ticks
+from .samples import apx, apx_result, conformance
 
 ALEMBIC = Path(sys.executable).with_name("alembic")
 
@@ -121,3 +132,51 @@ def test_alembic_without_a_ledger_says_what_to_give(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode != 0 and done.stdout.startswith("FAILED: APC-LEDGER-UNAVAILABLE")
+
+
+def test_a_ledger_of_the_first_revision_is_upgraded_and_still_verifies(
+    location: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """Entries written before claims were dated (revision r0001) keep verifying after the
+    upgrade, and a new result of their subject is ordered against when they were recorded."""
+    fresh = _fresh(location, tmp_path, request)
+    assert _alembic(ALEMBIC_CONFIG, fresh, "upgrade", "r0001").returncode == 0
+    document = apx_result("legacy")
+    data = canonical_bytes(document)
+    claim = make_claim(ResultKind.APX_RESULT, sha256_bytes(data))  # no createdAt, as then
+    entry = build_entry(
+        seq=1,
+        previous=None,
+        recorded_at="2026-12-01T06:00:00.000Z",
+        claim=claim,
+        index=index_of(ResultKind.APX_RESULT, document),
+    )
+    row = entry_columns(entry)
+    assert row.pop("created_at") is None  # a column r0001 does not have
+    where = resolve_location(fresh)
+    engine = backend_for(where).engine(where)
+    with engine.begin() as connection:
+        connection.execute(
+            documents.insert().values(
+                document_sha256=claim["documentSha256"], body_zlib=zlib.compress(data)
+            )
+        )
+        connection.execute(entries.insert().values(**row))
+        connection.execute(protocols.insert().values(seq=1, protocol="apx", verdict=None))
+    engine.dispose()
+    assert describe_ledger(fresh)["schemaRevision"] == "r0001"
+    with Ledger.open(fresh, clock=Ticks()) as ledger:
+        assert describe_ledger(fresh)["schemaRevision"] == "r0002"
+        assert verify_ledger(ledger).intact
+        before = datetime(2026, 12, 1, 5, 0, tzinfo=UTC)  # earlier than entry 1 was recorded
+        with pytest.raises(ApconformError) as again:
+            ledger.append(prepare(ResultKind.APX_RESULT, document, created_at=before))
+        assert again.value.code == "APC-LEDGER-DUPLICATE"  # the same document: kept once
+        other = {**apx_result("legacy"), "costUSD": 0.2}  # the same run, measured again
+        with pytest.raises(ApconformError) as stale:
+            ledger.append(prepare(ResultKind.APX_RESULT, other, created_at=before))
+        assert stale.value.code == "APC-LEDGER-STALE"
+        assert "(recorded 2026-12-01T06:00:00.000Z)" in stale.value.message
+        after = datetime(2026, 12, 1, 7, 0, tzinfo=UTC)
+        assert ledger.append(prepare(ResultKind.APX_RESULT, other, created_at=after)).seq == 2
+        assert verify_ledger(ledger).intact

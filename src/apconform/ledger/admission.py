@@ -80,10 +80,15 @@ class SlotLatest:
 def entry_time(entry: dict[str, Any]) -> tuple[datetime, str]:
     """When an entry's result was made: its claim's ``createdAt``, else (an entry recorded
     before claims were dated) when the ledger recorded it; with the text it came from."""
-    created = claim_time(entry["claim"])
-    if created is not None:
-        return created, f"created {entry['claim']['createdAt']}"
-    return datetime.fromisoformat(entry["recordedAt"]), f"recorded {entry['recordedAt']}"
+    return _time(entry["claim"].get("createdAt"), entry["recordedAt"])
+
+
+def _time(created_at: str | None, recorded_at: str) -> tuple[datetime, str]:
+    if created_at is not None:
+        created = claim_time({"createdAt": created_at})
+        assert created is not None
+        return created, f"created {created_at}"
+    return datetime.fromisoformat(recorded_at), f"recorded {recorded_at}"
 
 
 def held_claim(connection: Connection, submission: Submission) -> StoredEntry | None:
@@ -134,11 +139,11 @@ def check_created(claim: dict[str, Any], now: datetime, *, required: bool) -> da
     return created
 
 
-def _last_of(connection: Connection, slot: tuple[str, str], condition: Any) -> Any:
-    """The last entry of ``slot`` that meets ``condition`` (its number, digest, signer, bytes)."""
+def _last_of(connection: Connection, slot: tuple[str, str], condition: Any, *columns: Any) -> Any:
+    """The last entry of ``slot`` that meets ``condition``: its number and ``columns``."""
     kind, subject = slot
     return connection.execute(
-        select(entries.c.seq, entries.c.entry_sha256, entries.c.signer_key_id, entries.c.envelope)
+        select(entries.c.seq, *columns)
         .where(entries.c.kind == kind, entries.c.subject == subject, condition)
         .order_by(entries.c.seq.desc())
         .limit(1)
@@ -148,10 +153,17 @@ def _last_of(connection: Connection, slot: tuple[str, str], condition: Any) -> A
 def latest_of(connection: Connection, slot: tuple[str, str]) -> SlotLatest | None:
     """The latest entry of ``slot`` that no entry supersedes."""
     current = entries.c.entry_sha256.not_in(select(supersessions.c.superseded_sha256))
-    row = _last_of(connection, slot, current)
+    row = _last_of(
+        connection,
+        slot,
+        current,
+        entries.c.entry_sha256,
+        entries.c.created_at,
+        entries.c.recorded_at,
+    )
     if row is None:
         return None
-    time, stated = entry_time(parse_entry(bytes(row.envelope), source=f"entry {row.seq}"))
+    time, stated = _time(row.created_at, row.recorded_at)
     return SlotLatest(int(row.seq), str(row.entry_sha256), time, stated)
 
 
@@ -200,7 +212,13 @@ def check_binding(
     signer = submission.public_key
     if signer is not None and signer in admission.rebind_keys:
         return
-    row = _last_of(connection, slot, entries.c.signer_key_id.is_not(None))
+    row = _last_of(
+        connection,
+        slot,
+        entries.c.signer_key_id.is_not(None),
+        entries.c.signer_key_id,
+        entries.c.envelope,
+    )
     if row is None:
         return
     entry = parse_entry(bytes(row.envelope), source=f"entry {row.seq}")

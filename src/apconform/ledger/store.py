@@ -393,6 +393,7 @@ def entry_columns(entry: StoredEntry) -> dict[str, Any]:
         "verdict": index.get("verdict"),
         "run_date": index.get("runDate"),
         "origin_sha256": origin["entrySha256"] if isinstance(origin, dict) else None,
+        "created_at": claim.get("createdAt"),
         "envelope": entry.data,
     }
 
