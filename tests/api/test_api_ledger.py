@@ -255,6 +255,25 @@ def test_a_ledger_is_served_only_with_a_trust_decision(tmp_path: Path) -> None:
     assert refused.value.code == "APC-LEDGER-TRUST"
 
 
+def test_a_fresh_key_cannot_take_an_implementations_column(tmp_path: Path) -> None:
+    """Issue 27, finding 3, as it was found: on a server started with a ledger and no trusted
+    key, a report signed by a key made for the purpose became victim-impl's column. The most
+    open server one can start now (open submission, no trusted key) refuses it."""
+    victim, fresh = generate_signing_key(), generate_signing_key()
+    service = LedgerService(str(tmp_path / "open.db"), open_submission=True)
+    app = create_app(ApiSettings(), ledger=service, load_catalog=False)
+    now = datetime.now(UTC)
+    failing = conformance_records({PLANTED: "wrong-value"}, name="victim-impl", version="1")
+    passing = conformance_records(name="victim-impl", version="2")
+    signed = _dated(failing, now - timedelta(minutes=2), victim)
+    assert call(app, "POST", "/v1/ledger/entries", json_body=signed).status == 200
+    forged = _dated(passing, now - timedelta(minutes=1), fresh)
+    taken = call(app, "POST", "/v1/ledger/entries", json_body=forged)
+    assert (taken.status, taken.json.get("code")) == (409, "APC-LEDGER-BOUND")
+    [column] = call(app, "GET", "/v1/ledger/matrix/kit").json["columns"]
+    assert (column["seq"], column["verdict"], column.get("signer")) == (1, "fail", victim.key_id)
+
+
 def test_under_open_submission_a_subject_stays_with_its_signer(tmp_path: Path) -> None:
     victim, fresh, operator = generate_signing_key(), generate_signing_key(), generate_signing_key()
     service = LedgerService(
