@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import call
-from result_samples import conformance_records
+from result_samples import PLANTED, conformance_records
 
 from apconform.api import ApiSettings, create_app
 from apconform.api.app import ledger_openapi_text
 from apconform.api.ledger_service import LedgerService
-from apconform.core.signing import generate_signing_key
+from apconform.core.errors import ApconformError
+from apconform.core.signing import Ed25519Key, generate_signing_key
 from apconform.ledger import Ledger, make_claim, prepare, verify_ledger
 from apconform.results import ResultKind
 
@@ -91,7 +94,7 @@ def test_nothing_unverified_is_stored(app: object, tmp_path: Path) -> None:
 
 
 def test_an_operator_may_allow_unsigned_results(tmp_path: Path) -> None:
-    service = LedgerService(str(tmp_path / "open.db"), allow_unsigned=True)
+    service = LedgerService(str(tmp_path / "open.db"), allow_unsigned=True, open_submission=True)
     app = create_app(ApiSettings(), ledger=service, load_catalog=False)
     unsigned = prepare(ResultKind.CONFORMANCE_REPORT, conformance_records())
     reply = call(
@@ -137,12 +140,14 @@ def test_the_ledger_documents_examples_are_what_a_ledger_answers(tmp_path: Path)
         return {name: example["value"] for name, example in media["examples"].items()}
 
     moment = example_moment()
-    service = LedgerService(str(tmp_path / "ex.db"), allow_unsigned=True, clock=lambda: moment)
+    service = LedgerService(
+        str(tmp_path / "ex.db"), allow_unsigned=True, open_submission=True, clock=lambda: moment
+    )
     app = create_app(ApiSettings(), ledger=service, load_catalog=False)
     body = paths["/v1/ledger/entries"]["post"]["requestBody"]["content"]["application/json"]
     requests = body["examples"]
     assert list(requests) == [
-        "submission-of-apx-claim-result-valid.document",
+        "submission-of-apx-claim-result-valid-fixed-clock",
         "check-of-2-vectors",
     ]
     submitted = answers("/v1/ledger/entries", "post")
@@ -161,3 +166,161 @@ def test_the_ledger_documents_examples_are_what_a_ledger_answers(tmp_path: Path)
         assert (reply.status, reply.json) == (200, value), path
     matrix = answers("/v1/ledger/matrix/{protocol}", "get")["kit"]
     assert [c["implementation"]["name"] for c in matrix["columns"]] == ["apconform-reference"]  # type: ignore[index]
+
+
+def _dated(
+    records: list[dict[str, object]],
+    moment: datetime,
+    key: Ed25519Key | None = KEY,
+    **correction: Any,
+) -> dict[str, object]:
+    """A submission whose claim says it was made at ``moment``."""
+    submission = prepare(
+        ResultKind.CONFORMANCE_REPORT, records, key=key, created_at=moment, **correction
+    )
+    return {"claim": submission.claim, "document": submission.document}
+
+
+def test_a_replayed_submission_appends_nothing(app: object) -> None:
+    """Issue 27, finding 2: re-posting an accepted submission made a new entry and turned the
+    matrix back to the old result. Now it is answered with the entry that holds it; an old
+    result never submitted cannot become the latest either, unless it is a correction."""
+    failing = conformance_records({PLANTED: "wrong-value"}, name="impl-a", version="1")
+    passing = conformance_records(name="impl-a", version="2")
+    old = _submission(failing)  # claims made now, one after the other
+    first = call(app, "POST", "/v1/ledger/entries", json_body=old)
+    new = call(app, "POST", "/v1/ledger/entries", json_body=_submission(passing))
+    assert (first.status, new.status) == (200, 200)
+    replay = call(app, "POST", "/v1/ledger/entries", json_body=old)
+    assert (replay.status, replay.json) == (200, first.json)  # the entry that holds it
+    assert call(app, "GET", "/v1/ledger/entries").json["count"] == 2
+    [column] = call(app, "GET", "/v1/ledger/matrix/kit").json["columns"]
+    assert (column["seq"], column["verdict"]) == (2, "pass")
+    now = datetime.now(UTC)
+    again = _dated(failing, now - timedelta(seconds=1))  # the same document, claimed afresh
+    refused = call(app, "POST", "/v1/ledger/entries", json_body=again)
+    assert (refused.status, refused.json["code"]) == (409, "APC-LEDGER-DUPLICATE")
+    assert "as entry 1 (" in refused.json["detail"]
+    older = conformance_records({PLANTED: "error"}, name="impl-a", version="1.5")
+    stale = call(
+        app, "POST", "/v1/ledger/entries", json_body=_dated(older, now - timedelta(hours=1))
+    )
+    assert (stale.status, stale.json["code"]) == (409, "APC-LEDGER-STALE")
+    assert stale.json["detail"].startswith("the latest conformance-report of 'impl-a' is entry 2")
+    assert call(app, "GET", "/v1/ledger/entries").json["count"] == 2
+    correction = _dated(
+        older,
+        now - timedelta(hours=1),
+        supersedes=[new.json["entrySha256"]],
+        reason="version 2 was measured on the wrong build",
+    )
+    corrected = call(app, "POST", "/v1/ledger/entries", json_body=correction)
+    assert (corrected.status, corrected.json["seq"]) == (200, 3)
+    [column] = call(app, "GET", "/v1/ledger/matrix/kit").json["columns"]
+    assert (column["seq"], column["implementation"]["version"]) == (3, "1.5")
+
+
+def test_a_claim_must_say_when_it_was_made(app: object) -> None:
+    records = conformance_records(name="impl-d")
+    undated = make_claim(
+        ResultKind.CONFORMANCE_REPORT,
+        prepare(ResultKind.CONFORMANCE_REPORT, records).document_sha256,
+        key=KEY,
+    )
+    reply = call(
+        app, "POST", "/v1/ledger/entries", json_body={"claim": undated, "document": records}
+    )
+    assert (reply.status, reply.json["code"]) == (422, "APC-LEDGER-CREATED")
+    assert reply.json["detail"] == "the claim does not say when it was made"
+    ahead = _dated(records, datetime.now(UTC) + timedelta(hours=1))
+    reply = call(app, "POST", "/v1/ledger/entries", json_body=ahead)
+    assert (reply.status, reply.json["code"]) == (422, "APC-LEDGER-CREATED")
+    assert "more than 5 minutes after this ledger's clock" in reply.json["detail"]
+    assert call(app, "GET", "/v1/ledger/entries").json["count"] == 0
+
+
+def test_a_ledger_is_served_only_with_a_trust_decision(tmp_path: Path) -> None:
+    """Issue 27, finding 3: a server with a ledger and no trusted key took a report signed by
+    any fresh key for an implementation another key had signed, as that implementation's
+    column. A ledger is now served only with trusted keys or with open submission."""
+    for options in ({}, {"allow_unsigned": True}):
+        with pytest.raises(ApconformError) as refused:
+            LedgerService(str(tmp_path / "default.db"), **options)
+        assert refused.value.code == "APC-LEDGER-TRUST"
+    assert not (tmp_path / "default.db").exists()
+    with pytest.raises(ApconformError) as refused:
+        LedgerService(
+            str(tmp_path / "x.db"), trusted_keys=(KEY.public_key_hex,), allow_unsigned=True
+        )
+    assert refused.value.code == "APC-LEDGER-TRUST"
+
+
+def test_a_fresh_key_cannot_take_an_implementations_column(tmp_path: Path) -> None:
+    """Issue 27, finding 3, as it was found: on a server started with a ledger and no trusted
+    key, a report signed by a key made for the purpose became victim-impl's column. The most
+    open server one can start now (open submission, no trusted key) refuses it."""
+    victim, fresh = generate_signing_key(), generate_signing_key()
+    service = LedgerService(str(tmp_path / "open.db"), open_submission=True)
+    app = create_app(ApiSettings(), ledger=service, load_catalog=False)
+    now = datetime.now(UTC)
+    failing = conformance_records({PLANTED: "wrong-value"}, name="victim-impl", version="1")
+    passing = conformance_records(name="victim-impl", version="2")
+    signed = _dated(failing, now - timedelta(minutes=2), victim)
+    assert call(app, "POST", "/v1/ledger/entries", json_body=signed).status == 200
+    forged = _dated(passing, now - timedelta(minutes=1), fresh)
+    taken = call(app, "POST", "/v1/ledger/entries", json_body=forged)
+    assert (taken.status, taken.json.get("code")) == (409, "APC-LEDGER-BOUND")
+    [column] = call(app, "GET", "/v1/ledger/matrix/kit").json["columns"]
+    assert (column["seq"], column["verdict"], column.get("signer")) == (1, "fail", victim.key_id)
+
+
+def test_under_open_submission_a_subject_stays_with_its_signer(tmp_path: Path) -> None:
+    victim, fresh, operator = generate_signing_key(), generate_signing_key(), generate_signing_key()
+    service = LedgerService(
+        str(tmp_path / "open.db"),
+        open_submission=True,
+        allow_unsigned=True,
+        trusted_keys=(operator.public_key_hex,),
+    )
+    app = create_app(ApiSettings(), ledger=service, load_catalog=False)
+    now = datetime.now(UTC)
+
+    def post(name: str, version: str, key: Ed25519Key | None, minutes: int) -> Any:
+        body = _dated(
+            conformance_records(name=name, version=version), now + timedelta(minutes=minutes), key
+        )
+        return call(app, "POST", "/v1/ledger/entries", json_body=body)
+
+    assert post("victim-impl", "1", victim, -10).status == 200
+    taken = post("victim-impl", "2", fresh, -9)
+    assert (taken.status, taken.json["code"]) == (409, "APC-LEDGER-BOUND")
+    assert taken.json["detail"] == (
+        f"'victim-impl' (conformance-report) is bound to {victim.key_id}, which signed entry 1; "
+        f"this claim is signed by {fresh.key_id}"
+    )
+    unsigned = post("victim-impl", "3", None, -8)
+    assert (unsigned.status, unsigned.json["code"]) == (409, "APC-LEDGER-BOUND")
+    assert post("fresh-impl", "1", fresh, -7).status == 200  # a subject of its own is fine
+    assert post("victim-impl", "4", victim, -6).status == 200
+    matrix = call(app, "GET", "/v1/ledger/matrix/kit").json
+    signers = {c["implementation"]["name"]: c["signer"] for c in matrix["columns"]}
+    assert signers == {"victim-impl": victim.key_id, "fresh-impl": fresh.key_id}
+    assert post("victim-impl", "5", operator, -5).status == 200  # a trusted key takes it over
+    assert post("victim-impl", "6", victim, -4).json["code"] == "APC-LEDGER-BOUND"
+    description = call(app, "GET", "/v1/openapi.json").json["info"]["description"]
+    assert "OPEN SUBMISSION: this server's ledger accepts results signed by any key" in description
+    assert f"The trusted keys {operator.key_id} may take any subject over." in description
+
+
+def test_entry_numbers_are_bounded(app: object) -> None:
+    """Issue 27, finding 5: ``after=9223372036854775808`` overflowed the database (500)."""
+    for value in ("9223372036854775808", "9007199254740992", "-1"):
+        reply = call(app, "GET", "/v1/ledger/entries", query=f"after={value}")
+        assert (reply.status, reply.json["code"]) == (422, "APC-HTTP-PARAMETER"), value
+    reply = call(app, "GET", "/v1/ledger/entries", query="after=9007199254740991")
+    assert (reply.status, reply.json["count"]) == (200, 0)
+    document = json.loads(ledger_openapi_text())
+    for operation in document["paths"]["/v1/ledger/entries"].values():
+        for parameter in operation.get("parameters", []):
+            if parameter["schema"].get("type") == "integer":
+                assert "maximum" in parameter["schema"], parameter["name"]

@@ -155,7 +155,7 @@ def test_the_produced_examples_are_the_kits_own() -> None:
         },
     )
     name, submission = example("ledger-submission")
-    assert name == "submission-of-apx-claim-result-valid.document"
+    assert name == "submission-of-apx-claim-result-valid-fixed-clock"
     assert example("ledger-claim")[1] == submission["claim"]
     from apconform.api.examples import vector_input
     from apconform.core.canonical import sha256_hex
@@ -163,6 +163,7 @@ def test_the_produced_examples_are_the_kits_own() -> None:
     assert submission["document"] == vector_input("apx-claim-result-valid")["document"]
     assert submission["claim"]["documentSha256"] == sha256_hex(submission["document"])
     assert submission["claim"]["kind"] == "apx-result"
+    assert submission["claim"]["createdAt"] == "2026-01-01T00:00:00.000Z"  # the fixed clock
     assert example("xfail-list")[1]["entries"][0]["id"] == "kit-jcs-negative-zero"
 
 

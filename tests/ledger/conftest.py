@@ -34,8 +34,8 @@ def location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 class Ticks:
     """A clock that moves one second per reading, from a fixed start: deterministic entries."""
 
-    def __init__(self) -> None:
-        self.now = datetime(2026, 12, 1, 12, 0, 0, tzinfo=UTC)
+    def __init__(self, start: datetime = datetime(2026, 12, 1, 12, 0, 0, tzinfo=UTC)) -> None:
+        self.now = start
 
     def __call__(self) -> datetime:
         self.now += timedelta(seconds=1)

@@ -1,9 +1,15 @@
-"""Submissions for the ledger tests: real results, relabelled as several implementations."""
+"""Submissions for the ledger tests: real results, relabelled as several implementations.
+
+Each claim is dated by :data:`CLAIMS`, a clock one second further on at every
+claim from 2026-12-01T00:00, before the test ledgers' clock (12:00 that day):
+claims made later in a test are newer, as they would be in life.
+"""
 
 from __future__ import annotations
 
 import copy
 import functools
+from datetime import UTC, datetime
 from typing import Any
 
 from result_samples import PLANTED, ap1_report, conformance_records
@@ -14,7 +20,13 @@ from apconform.core.signing import Ed25519Key
 from apconform.ledger import Submission, prepare
 from apconform.results import ResultKind
 
-__all__ = ["PLANTED", "apx_result", "conformance", "profile"]
+from .conftest import Ticks
+
+__all__ = ["CLAIMS", "PLANTED", "apx_result", "conformance", "profile"]
+
+
+CLAIMS = Ticks(datetime(2026, 12, 1, 0, 0, 0, tzinfo=UTC))
+"""When each test claim is made: one second after the one before."""
 
 
 @functools.cache
@@ -45,12 +57,13 @@ def conformance(
         key=key,
         supersedes=supersedes or (),
         reason=reason,
+        created_at=CLAIMS(),
     )
 
 
 def profile(model: str = "mock-mixed", key: Ed25519Key | None = None) -> Submission:
-    return prepare(ResultKind.AP1_SCORE_REPORT, ap1_report(model), key=key)
+    return prepare(ResultKind.AP1_SCORE_REPORT, ap1_report(model), key=key, created_at=CLAIMS())
 
 
 def apx(run_id: str = "demo-1", key: Ed25519Key | None = None) -> Submission:
-    return prepare(ResultKind.APX_RESULT, apx_result(run_id), key=key)
+    return prepare(ResultKind.APX_RESULT, apx_result(run_id), key=key, created_at=CLAIMS())

@@ -38,6 +38,7 @@ def test_parallel_submissions_to_two_workers(location: str, tmp_path: Path) -> N
         "2",
         "--ledger",
         location,
+        "--open-submission",
         "--allow-unsigned",
         "--no-access-log",
     ]
@@ -65,8 +66,12 @@ def test_parallel_submissions_to_two_workers(location: str, tmp_path: Path) -> N
             return int(reply.json()["seq"])
 
         with ThreadPoolExecutor(6) as pool:
-            seqs = sorted(pool.map(post, bodies))
-        assert seqs == list(range(1, 25))
+            seqs = list(pool.map(post, bodies))
+        assert sorted(seqs) == list(range(1, 25))
+        with ThreadPoolExecutor(6) as pool:  # every submission again: the same entries answer
+            assert list(pool.map(post, bodies)) == seqs
+        served = requests.get(f"{base}/v1/openapi.json", timeout=30).json()
+        assert "OPEN SUBMISSION" in served["info"]["description"]
     finally:
         server.send_signal(signal.SIGINT)
         server.wait(timeout=30)
@@ -76,3 +81,32 @@ def test_parallel_submissions_to_two_workers(location: str, tmp_path: Path) -> N
         assert report.intact, report.findings
         subjects = sorted(s["subject"] for s in ledger.summaries())
     assert subjects == sorted(f"apx-toy-tutorial run parallel-{n:02d}" for n in range(24))
+
+
+def test_serve_with_a_ledger_needs_a_trust_decision(tmp_path: Path) -> None:
+    """Issue 27, finding 3: `serve --ledger DB` alone served an open ledger. It now refuses to
+    start (exit 2) until the operator names trusted keys or chooses open submission."""
+    ledger = tmp_path / "ledger.db"
+    base = [sys.executable, "-m", "apconform.cli", "serve", "--port", str(_free_port())]
+    for extra in ([], ["--allow-unsigned"], ["--trusted-key", "ab" * 32, "--allow-unsigned"]):
+        done = subprocess.run(
+            [*base, "--ledger", str(ledger), *extra],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert done.returncode == 2, (extra, done.stderr)
+        assert done.stderr.startswith("error APC-LEDGER-TRUST: "), done.stderr
+        assert "--open-submission" in done.stderr and "Traceback" not in done.stderr
+    assert not ledger.exists()  # refused before the ledger was opened or created
+    trust = tmp_path / "keys.txt"
+    trust.write_text("# nobody\n", encoding="utf-8")
+    done = subprocess.run(
+        [*base, "--ledger", str(ledger), "--trust-file", str(trust)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert (done.returncode, done.stderr.split(":")[0]) == (2, "error APC-TRUST-FILE")

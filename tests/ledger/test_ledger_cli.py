@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -91,6 +92,8 @@ def test_submission_prints_a_signed_body(
     body = json.loads(capsys.readouterr().out)
     assert body["claim"]["signature"]["keyId"] == key.key_id
     assert body["claim"]["kind"] == "apx-result"
+    made = datetime.fromisoformat(body["claim"]["createdAt"])  # dated now, inside the signature
+    assert abs((datetime.now(UTC) - made).total_seconds()) < 120
 
 
 def test_usage_and_input_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -16,7 +16,7 @@ from apconform.results import ResultKind
 from apconform.site import write_site
 
 from .conftest import Ticks
-from .samples import PLANTED, apx, conformance, profile
+from .samples import CLAIMS, PLANTED, apx, conformance, profile
 
 
 def _fill(ledger: Ledger) -> None:
@@ -28,7 +28,8 @@ def _fill(ledger: Ledger) -> None:
         conformance("impl-c", "3.0.0", supersedes=[flaky.digest], reason="the runner timed out")
     )
     ledger.append(profile("mock-mixed"))
-    ledger.append(prepare(ResultKind.AP1_SCORE_REPORT, worsen_invocation(ap1_report("model-b"))))
+    worse = worsen_invocation(ap1_report("model-b"))
+    ledger.append(prepare(ResultKind.AP1_SCORE_REPORT, worse, created_at=CLAIMS()))
     ledger.append(apx())
 
 

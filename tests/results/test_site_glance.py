@@ -29,7 +29,9 @@ class _Ticks:
 
 def _report(name: str, version: str, faults: dict[str, str] | None = None) -> object:
     records = conformance_records(faults, name=name, version=version)
-    return prepare(ResultKind.CONFORMANCE_REPORT, records)
+    # dated before the ledger's (fixed) clock: a ledger refuses claims from its future
+    made = datetime(2026, 12, 1, 11, 0, 0, tzinfo=UTC)
+    return prepare(ResultKind.CONFORMANCE_REPORT, records, created_at=made)
 
 
 def test_the_overview_names_what_fails_first_in_the_reports_words(tmp_path: Path) -> None:

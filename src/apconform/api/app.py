@@ -32,7 +32,7 @@ from apconform.api.routes.conformance import add_conformance_routes
 from apconform.api.routes.docs import add_docs_routes
 from apconform.api.routes.documents import add_document_routes
 from apconform.api.routes.explainer import add_explainer_routes
-from apconform.api.routes.ledger import add_ledger_routes
+from apconform.api.routes.ledger import add_ledger_routes, state_policy
 from apconform.api.routes.operations import add_operation_routes
 from apconform.api.routing import JsonResponse
 from apconform.api.settings import ApiSettings
@@ -165,6 +165,8 @@ def create_app(
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
             app.openapi_schema = build_openapi(app)
+            if isinstance(service, LedgerService):
+                state_policy(app.openapi_schema, service)
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]

@@ -150,7 +150,8 @@ def _conformance() -> dict[str, Any]:
 
 @cache
 def _ledger() -> dict[str, Any]:
-    """An unsigned APx result recorded in a new ledger, and the ledger's export line of it."""
+    """An unsigned APx result recorded in a new ledger: the submission (its claim made at the
+    example time, as ``apconform ledger submission`` writes it), the entry and the export line."""
     import io
 
     from apconform.api.examples import vector_input
@@ -166,9 +167,15 @@ def _ledger() -> dict[str, Any]:
         scratch() as folder,
         Ledger.open(folder / "ledger.db", create=True, clock=lambda: moment) as ledger,
     ):
-        stored = ledger.append(prepare(ResultKind.APX_RESULT, document))
+        submission = prepare(ResultKind.APX_RESULT, document, created_at=moment)
+        stored = ledger.append(submission)
         export_records(ledger, out)
-    return {"ledger-entry": stored.entry, "ledger-record": json.loads(out.getvalue())}
+    return {
+        "ledger-submission": {"claim": submission.claim, "document": submission.document},
+        "ledger-claim": submission.claim,
+        "ledger-entry": stored.entry,
+        "ledger-record": json.loads(out.getvalue()),
+    }
 
 
 @cache
@@ -239,6 +246,8 @@ _SOURCES: dict[str, tuple[str, Any]] = {
     "report-footer": (f"check-of-{len(REPORT_VECTORS)}-vectors", _conformance),
     "report-signature": (f"check-of-{len(REPORT_VECTORS)}-vectors", _conformance),
     "result-diff": (f"check-of-1-then-{len(REPORT_VECTORS)}-vectors", _conformance),
+    "ledger-submission": (f"submission-of-{LEDGER_VECTOR}", _ledger),
+    "ledger-claim": (f"claim-of-{LEDGER_VECTOR}", _ledger),
     "ledger-entry": (f"ledger-of-{LEDGER_VECTOR}", _ledger),
     "ledger-record": (f"ledger-of-{LEDGER_VECTOR}", _ledger),
     "ap1-import-record": (f"import-of-{IMPORT_VECTOR}", _imported),

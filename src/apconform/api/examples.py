@@ -271,31 +271,12 @@ XFAIL_EXAMPLE = {
 """The smallest useful expected-failures list: one entry, naming a real vector."""
 
 
-_LEDGER_VECTOR = "apx-claim-result-valid"
-"""The vector whose APx result the ledger examples submit."""
-
-
-@cache
-def _ledger_submission() -> dict[str, Any]:
-    """What ``apconform ledger submission`` writes (unsigned) for a vector's APx result."""
-    from apconform.ledger.claim import prepare
-    from apconform.results import ResultKind
-
-    document = _pointer(_vectors()[_LEDGER_VECTOR].input, "/document")
-    submission = prepare(ResultKind.APX_RESULT, document)
-    return {"claim": submission.claim, "document": submission.document}
-
-
 def _produced(document: str) -> tuple[str, Any] | None:
     """Instances the kit's own code produces from its data when the document is built."""
     if document == "badge":
         return f"reference-kit-badge-{len(_BADGE_VECTORS)}-vectors", _reference_badge()
     if document == "xfail-list":
         return "one-entry", XFAIL_EXAMPLE
-    if document == "ledger-submission":
-        return f"submission-of-{_LEDGER_VECTOR}.document", _ledger_submission()
-    if document == "ledger-claim":
-        return f"claim-of-{_LEDGER_VECTOR}.document", _ledger_submission()["claim"]
     return None
 
 

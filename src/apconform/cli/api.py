@@ -96,18 +96,23 @@ def _ledger_service(args: argparse.Namespace) -> Any:
     from apconform.api.ledger_service import LedgerService
 
     if args.ledger is None:
-        if args.allow_unsigned or args.trusted_key:
-            raise UsageError("--allow-unsigned and --trusted-key need --ledger")
-        for name in LedgerService("-").to_env():
+        if args.allow_unsigned or args.trusted_key or args.trust_file or args.open_submission:
+            raise UsageError(
+                "--allow-unsigned, --open-submission, --trusted-key and --trust-file need --ledger"
+            )
+        for name in LedgerService.variables():
             os.environ.pop(name, None)  # without --ledger the API stays stateless
         return None
-    from apconform.core.signing import key_id
+    from apconform.core.trust import load_trust_file
 
-    keys = tuple(args.trusted_key or ())
-    for key in keys:
-        key_id(key)  # a malformed key is refused now, not at the first submission
-    service = LedgerService(args.ledger, args.allow_unsigned, keys)
+    named = [
+        *(args.trusted_key or ()),
+        *(load_trust_file(args.trust_file) if args.trust_file else ()),
+    ]
+    keys = tuple(dict.fromkeys(named))
+    service = LedgerService(args.ledger, args.allow_unsigned, keys, args.open_submission)
     os.environ.update(service.to_env())
+    sys.stderr.write(f"ledger: {service.policy()}\n")
     return service
 
 
@@ -190,13 +195,25 @@ def register(subparsers: Any) -> None:
         "the /v1/ledger routes",
     )
     serve.add_argument(
-        "--allow-unsigned", action="store_true", help="with --ledger: accept unsigned results"
-    )
-    serve.add_argument(
         "--trusted-key",
         action="append",
         metavar="HEX",
-        help="with --ledger: accept results signed only by these public keys (repeatable)",
+        help="with --ledger: accept results signed by this public key (repeatable); with "
+        "--open-submission, these keys may take any subject over",
+    )
+    serve.add_argument(
+        "--trust-file", metavar="FILE", help="with --ledger: the trusted keys, one per line"
+    )
+    serve.add_argument(
+        "--open-submission",
+        action="store_true",
+        help="with --ledger: accept results signed by any key, each subject bound to the key "
+        "that signed it (the API description says so); --ledger needs this or trusted keys",
+    )
+    serve.add_argument(
+        "--allow-unsigned",
+        action="store_true",
+        help="with --ledger --open-submission: accept unsigned results too",
     )
     serve.set_defaults(handler=_cmd_serve)
 

@@ -1,9 +1,9 @@
-"""`apconform ledger list|show|verify|diff|export|import|record|submission|site`.
+"""`apconform ledger list|show|verify|info|diff|export|import|record|submission|site`.
 
 Thin over :mod:`apconform.ledger`: each command opens the ledger named by
 --ledger (or ``APCONFORM_LEDGER``), calls one library function and prints.
-Exit statuses: 0 done, 1 a broken chain or a regression (verify, diff) or a
-refused result, 2 usage or input errors.
+Exit statuses: 0 done, 1 a broken chain or a regression (verify, diff, site)
+or a refused result, 2 usage or input errors.
 """
 
 from __future__ import annotations
@@ -90,6 +90,23 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     return 0 if report.intact else 1
 
 
+def _cmd_info(args: argparse.Namespace) -> int:
+    from apconform.ledger.info import ALEMBIC_CONFIG, describe_ledger
+
+    if args.alembic_config:
+        print(ALEMBIC_CONFIG)
+        return 0
+    info = describe_ledger(args.ledger)
+    if args.format == "json":
+        _dump(info)
+        return 0
+    for key in ("location", "backend", "schemaRevision", "releaseRevision", "headSeq"):
+        print(f"{key:<16} {info[key]}")
+    print(f"{'headSha256':<16} {info['headSha256'] or '(empty)'}")
+    print(f"{'entries':<16} {info['entries']} ({info['documents']} documents)")
+    return 0
+
+
 def _cmd_diff(args: argparse.Namespace) -> int:
     from apconform.ledger.review import diff_entries
     from apconform.results import render_diff_text
@@ -161,9 +178,28 @@ def _cmd_site(args: argparse.Namespace) -> int:
     from apconform.site import write_site
 
     with _open(args) as ledger:
-        written = write_site(ledger, Path(args.output))
+        written = write_site(
+            ledger,
+            Path(args.output),
+            trusted_keys=args.trusted_key,
+            anchors=args.anchor or (),
+            publish_broken=args.publish_broken,
+        )
     print(f"wrote {written.pages} pages to {written.folder}; open {written.index}")
+    if written.findings:
+        sys.stderr.write(
+            f"the ledger does not verify ({written.findings} findings); every page says so\n"
+        )
+        return 1
     return 0
+
+
+def _entry_number(text: str) -> int:
+    from apconform.ledger.entry import MAX_SEQ
+
+    if not text.isdigit() or int(text) > MAX_SEQ:
+        raise argparse.ArgumentTypeError(f"{text[:24]!r} is not an entry number (0 to {MAX_SEQ})")
+    return int(text)
 
 
 def _ledger_option(parser: argparse.ArgumentParser) -> None:
@@ -194,8 +230,10 @@ def register(subparsers: Any) -> None:
     for name in ("kind", "implementation", "version", "protocol", "model", "verdict", "clause"):
         listing.add_argument(f"--{name}", help=f"only entries with this {name}")
     listing.add_argument("--current", action="store_true", help="leave out superseded entries")
-    listing.add_argument("--limit", type=int, help="at most this many entries")
-    listing.add_argument("--after", type=int, default=0, help="only entries after this number")
+    listing.add_argument("--limit", type=_entry_number, help="at most this many entries")
+    listing.add_argument(
+        "--after", type=_entry_number, default=0, help="only entries after this number"
+    )
     _format_option(listing)
     listing.set_defaults(handler=_cmd_list)
 
@@ -219,6 +257,18 @@ def register(subparsers: Any) -> None:
     _format_option(verify)
     verify.set_defaults(handler=_cmd_verify)
 
+    info = commands.add_parser(
+        "info", help="backend, schema revision, head and entry count (reads nothing else)"
+    )
+    _ledger_option(info)
+    info.add_argument(
+        "--alembic-config",
+        action="store_true",
+        help="print the path of the Alembic configuration of the ledger's migrations",
+    )
+    _format_option(info)
+    info.set_defaults(handler=_cmd_info)
+
     diff = commands.add_parser(
         "diff", help="compare two entries' results (as `report diff`); exit 1 on a regression"
     )
@@ -231,7 +281,9 @@ def register(subparsers: Any) -> None:
     export = commands.add_parser("export", help="write the entries as JSON lines")
     _ledger_option(export)
     export.add_argument("--output", help="file to write (default: standard output)")
-    export.add_argument("--since", type=int, default=1, help="first entry number (default 1)")
+    export.add_argument(
+        "--since", type=_entry_number, default=1, help="first entry number (default 1)"
+    )
     export.set_defaults(handler=_cmd_export)
 
     importing = commands.add_parser("import", help="append the entries of an export")
@@ -263,7 +315,21 @@ def register(subparsers: Any) -> None:
         command.add_argument("--reason", help="why the superseded entries are corrected")
         command.set_defaults(handler=handler)
 
-    site = commands.add_parser("site", help="write the offline results site")
+    site = commands.add_parser(
+        "site", help="verify the ledger, then write the offline results site"
+    )
     _ledger_option(site)
     site.add_argument("output", help="the folder to write (replaced if it holds an earlier site)")
+    site.add_argument(
+        "--trusted-key", action="append", help="require every entry signed by one of these keys"
+    )
+    site.add_argument(
+        "--anchor", action="append", metavar="SHA256", help="a digest that must be in the chain"
+    )
+    site.add_argument(
+        "--publish-broken",
+        action="store_true",
+        help="write the site even if the ledger does not verify, with a banner naming the "
+        "broken entry on every page (exit 1)",
+    )
     site.set_defaults(handler=_cmd_site)

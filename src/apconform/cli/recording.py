@@ -43,8 +43,10 @@ def record_result(args: argparse.Namespace, kind: str, document: Any) -> None:
     location = getattr(args, "ledger", None) or os.environ.get(ENV_VAR) or None
     if location is None:
         return  # before any import: a command run without a ledger pays nothing for it
+    from apconform.core.errors import ApconformError
     from apconform.core.signing import load_signing_key
     from apconform.ledger.claim import prepare
+    from apconform.ledger.errors import LEDGER_DUPLICATE
     from apconform.ledger.store import Ledger
     from apconform.results import ResultKind
 
@@ -52,8 +54,15 @@ def record_result(args: argparse.Namespace, kind: str, document: Any) -> None:
     key = load_signing_key(Path(key_file)) if key_file else None
     submission = prepare(ResultKind(kind), document, key=key)
     with Ledger.open(location, create=True) as ledger:
-        stored = ledger.append(submission)
         where = ledger.location.display()
+        try:
+            stored = ledger.append(submission)
+        except ApconformError as error:
+            if error.error_code is not LEDGER_DUPLICATE:
+                raise
+            # The same result again (an APx evaluation of the same inputs, say): kept once.
+            sys.stderr.write(f"not recorded in ledger {where}: {error.message}\n")
+            return
     signed = f", signed by {submission.signer}" if submission.signer else ""
     sys.stderr.write(
         f"recorded in ledger {where} as entry {stored.seq} ({stored.digest[:16]}...{signed})\n"

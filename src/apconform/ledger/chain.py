@@ -3,16 +3,24 @@
 For each entry in order: it is stored at the position it records, without a
 gap; its bytes hash to its digest and are a canonical, valid entry; it names
 the digest of the entry before (as recomputed, not as stored beside it); its
-document hashes to the claim's digest; its signature verifies (against the
-trusted keys, when given); and its indexed rows say what the entry says.
-Anchors, digests you kept from earlier, must still be in the chain: that is
-how a removed tail is found, which no chain can show by itself.
+document hashes to the claim's digest and is a valid result of the claim's
+kind; its index is what that document says (derived again, never trusted);
+its signature verifies (against the trusted keys, when given); it does not
+make an older result the latest of its subject; and its indexed rows say
+what the entry says. Anchors, digests you kept from earlier, must still be in
+the chain: that is how a removed tail is found, which no chain can show by
+itself.
+
+A visitor, when given, sees every entry with the facts derived from its
+document, in chain order: the results site is built from those, not from the
+stored index.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -20,25 +28,37 @@ from sqlalchemy.engine import Connection
 
 from apconform.core.canonical import canonical_bytes, sha256_bytes
 from apconform.core.errors import ApconformError, ErrorCode
+from apconform.core.jsonload import loads
 from apconform.core.signing import verify_document
 from apconform.core.validation import validate_document
+from apconform.ledger.admission import (
+    SlotLatest,
+    entry_time,
+    is_out_of_order,
+    order_message,
+)
+from apconform.ledger.claim import check_document, claim_time
+from apconform.ledger.derivation import INDEX_FIELDS, document_facts, index_differences, slot_of
 from apconform.ledger.entry import ENTRY_VERSION, StoredEntry, parse_entry
 from apconform.ledger.errors import (
     LEDGER_ANCHOR,
     LEDGER_BYTES,
     LEDGER_DOCUMENT,
+    LEDGER_FACTS,
     LEDGER_FORM,
     LEDGER_GAP,
     LEDGER_INDEX,
     LEDGER_LINK,
     LEDGER_ORDER,
+    LEDGER_REPLAY,
     LEDGER_SIGNATURE,
 )
 from apconform.ledger.store import Ledger, document_bytes, entry_columns
 from apconform.ledger.tables import clause_outcomes, documents, entries, protocols, supersessions
 from apconform.models.ledger import LedgerEntry
+from apconform.results import RESULT_LIMITS
 
-__all__ = ["MAX_FINDINGS", "Verification", "verify_ledger"]
+__all__ = ["MAX_FINDINGS", "Verification", "Visited", "verify_ledger"]
 
 MAX_FINDINGS = 100
 _PAGE = 200
@@ -74,6 +94,26 @@ class Verification:
             "trustedKeys": self.trusted_keys,
             "findings": self.findings,
         }
+
+
+@dataclass(frozen=True)
+class Visited:
+    """One entry as verification saw it.
+
+    ``entry`` is None when its bytes are not a valid entry; ``facts`` (every
+    fact :func:`apconform.ledger.derivation.document_facts` reads from the
+    document) is None when the document is missing, altered or invalid.
+    ``superseded`` holds the local digests of the entries it supersedes.
+    """
+
+    seq: int
+    digest: str
+    entry: dict[str, Any] | None
+    facts: dict[str, Any] | None
+    superseded: frozenset[str]
+
+
+Visitor = Callable[[Visited], None]
 
 
 def _index_rows(connection: Connection, low: int, high: int) -> dict[int, dict[str, Any]]:
@@ -114,13 +154,18 @@ def _expected_rows(entry: dict[str, Any]) -> dict[str, Any]:
 
 
 class _Walker:
-    def __init__(self, report: Verification, trusted: Sequence[str] | None) -> None:
+    def __init__(
+        self, report: Verification, trusted: Sequence[str] | None, visitor: Visitor | None
+    ) -> None:
         self.report = report
         self.trusted = trusted
+        self.visitor = visitor
         self.expected_seq = 1
         self.previous: str | None = None
         self.digests: set[str] = set()
         self.local: dict[str, str] = {}  # origin digests of imported entries -> local digest
+        self.slots: dict[tuple[str, str], list[SlotLatest]] = {}  # each slot's entries, in order
+        self.superseded: set[str] = set()
 
     def entry(self, row: Any, body: bytes | None, index: dict[str, Any] | None) -> None:
         report, seq = self.report, int(row.seq)
@@ -142,8 +187,13 @@ class _Walker:
                 f"its recorded digest is {str(row.entry_sha256)[:16]}...",
             )
         entry = self._parse(seq, data)
+        facts = None
         if entry is not None:
-            self._check(row, seq, entry, digest, body, index)
+            facts = self._check(row, seq, entry, digest, body, index)
+        if self.visitor is not None:
+            targets = entry["claim"].get("supersedes", []) if entry is not None else []
+            superseded = frozenset(self.local.get(d, d) for d in targets)
+            self.visitor(Visited(seq, digest, entry, facts, superseded))
         self.digests.add(digest)
         self.previous = digest
         self.expected_seq = seq + 1
@@ -169,7 +219,8 @@ class _Walker:
         digest: str,
         body: bytes | None,
         index: dict[str, Any] | None,
-    ) -> None:
+    ) -> dict[str, Any] | None:
+        """Check one parsed entry; the facts derived from its document (None if unreadable)."""
         report = self.report
         if entry["schemaVersion"] != ENTRY_VERSION or entry["seq"] != seq:
             report.add(
@@ -185,12 +236,15 @@ class _Walker:
                 f"but the entry before it hashes to {str(self.previous)[:16]}...",
             )
         claim = entry["claim"]
+        facts = None
         if body is None:
             report.add(seq, LEDGER_DOCUMENT, f"entry {seq}: its document is missing or unreadable")
         elif sha256_bytes(body) != claim["documentSha256"]:
             report.add(
                 seq, LEDGER_DOCUMENT, f"entry {seq}: its document no longer hashes to the claim's"
             )
+        else:
+            facts = self._facts(seq, entry, body)
         if "signature" in claim:
             try:
                 verify_document(claim, trusted_public_keys=self.trusted or None)
@@ -199,7 +253,58 @@ class _Walker:
                 report.add(seq, LEDGER_SIGNATURE, f"entry {seq}: {exc.message}")
         elif self.trusted:
             report.add(seq, LEDGER_SIGNATURE, f"entry {seq} is not signed")
-        self._check_columns(row, seq, StoredEntry(entry, bytes(row.envelope), digest), index)
+        stored = StoredEntry(entry, bytes(row.envelope), digest)
+        self._check_order(seq, stored, facts)
+        self._check_columns(row, seq, stored, index)
+        return facts
+
+    def _facts(self, seq: int, entry: dict[str, Any], body: bytes) -> dict[str, Any] | None:
+        """What the entry's document says, compared with the entry's index."""
+        claim = entry["claim"]
+        try:
+            document = loads(body, limits=RESULT_LIMITS, source=f"entry {seq}'s document")
+            kind, _ = check_document(claim, document)
+        except ApconformError as exc:
+            self.report.add(
+                seq, LEDGER_DOCUMENT, f"entry {seq}: its document is refused: {exc.message}"
+            )
+            return None
+        facts = document_facts(kind, document)
+        derived = {name: facts[name] for name in INDEX_FIELDS if name in facts}
+        differences = index_differences(entry["index"], derived)
+        if differences:
+            signed = "signature" in claim
+            more = len(differences) - 1
+            self.report.add(
+                seq,
+                LEDGER_FACTS,
+                f"entry {seq}: {differences[0].describe(signed=signed)}"
+                + (f" (and {more} more member{'s' if more != 1 else ''})" if more else ""),
+            )
+        return facts
+
+    def _check_order(self, seq: int, stored: StoredEntry, facts: dict[str, Any] | None) -> None:
+        """The entry does not make an older result the latest of its slot (as an append checks)."""
+        entry = stored.entry
+        slot = slot_of(facts if facts is not None else entry["index"])
+        targets = {self.local.get(d, d) for d in entry["claim"].get("supersedes", [])}
+        try:
+            created: datetime | None = claim_time(entry["claim"])
+            time, stated = entry_time(entry)
+        except (ApconformError, ValueError, OverflowError):
+            self.report.add(seq, LEDGER_FORM, f"entry {seq}: its times cannot be compared")
+            return
+        history = self.slots.setdefault(slot, [])
+        latest = next((e for e in reversed(history) if e.digest not in self.superseded), None)
+        if is_out_of_order(created, latest, targets):
+            assert latest is not None
+            self.report.add(
+                seq,
+                LEDGER_REPLAY,
+                f"entry {seq}: " + order_message(slot, str(entry["claim"]["createdAt"]), latest),
+            )
+        self.superseded |= targets
+        history.append(SlotLatest(seq, stored.digest, time, stated))
 
     def _check_columns(
         self, row: Any, seq: int, stored: StoredEntry, index: dict[str, Any] | None
@@ -230,11 +335,15 @@ def verify_ledger(
     *,
     trusted_keys: Iterable[str] | None = None,
     anchors: Iterable[str] = (),
+    visitor: Visitor | None = None,
 ) -> Verification:
-    """Walk the whole chain; the result lists every finding, the first one first."""
+    """Walk the whole chain; the result lists every finding, the first one first.
+
+    ``visitor`` is called with every entry, in order, as it is checked.
+    """
     trusted = sorted(set(trusted_keys or []))
     report = Verification(trusted_keys=trusted)
-    walker = _Walker(report, trusted)
+    walker = _Walker(report, trusted, visitor)
     after = 0
     with ledger.reading() as connection:
         while True:

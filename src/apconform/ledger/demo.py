@@ -43,7 +43,9 @@ def demo_step(ctx: DemoContext) -> int:
             f"  verified: {report.entries} entries, {report.signed} signed by the demo key, "
             f"chain {'intact' if report.intact else 'BROKEN'}; head {str(head.digest)[:16]}..."
         )
-        site = write_site(ledger, ctx.output_dir / "results-site")
+        site = write_site(
+            ledger, ctx.output_dir / "results-site", trusted_keys=[key.public_key_hex]
+        )
     ctx.say(f"  ledger: {target} (try: apconform ledger list --ledger {target})")
     ctx.say(f"  results site: {site.pages} pages in {site.folder}")
     ctx.offer("results site (HTML)", site.index)

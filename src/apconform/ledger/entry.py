@@ -19,6 +19,7 @@ from apconform.core.jsonload import Limits, loads
 __all__ = [
     "ENTRY_LIMITS",
     "ENTRY_VERSION",
+    "MAX_SEQ",
     "StoredEntry",
     "build_entry",
     "entry_bytes",
@@ -27,6 +28,9 @@ __all__ = [
 ]
 
 ENTRY_VERSION = "apconform-ledger-entry/1"
+MAX_SEQ = 2**53 - 1
+"""The largest entry number: exact in every JSON reader (an IEEE 754 double), and well inside
+the databases' 64-bit integers; a larger number is refused, never passed to the database."""
 ENTRY_LIMITS = Limits(max_bytes=16 * 1_048_576, max_depth=16, max_nodes=1_000_000)
 """An entry holds a claim and an index (a few hundred clauses), never a whole document."""
 
@@ -40,11 +44,16 @@ def timestamp(moment: datetime) -> str:
 
 @dataclass(frozen=True)
 class StoredEntry:
-    """An entry with its canonical bytes and digest."""
+    """An entry with its canonical bytes and digest.
+
+    ``existing`` is True when a submission was answered with this entry, which
+    the ledger already held (the same claim again), rather than appended.
+    """
 
     entry: dict[str, Any]
     data: bytes
     digest: str
+    existing: bool = False
 
     @property
     def seq(self) -> int:

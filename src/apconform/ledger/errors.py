@@ -7,12 +7,17 @@ from apconform.core.errors import define_code
 __all__ = [
     "CHAIN_CODES",
     "LEDGER_ANCHOR",
+    "LEDGER_BOUND",
     "LEDGER_BYTES",
+    "LEDGER_CREATED",
     "LEDGER_DIGEST",
     "LEDGER_DOCUMENT",
+    "LEDGER_DUPLICATE",
+    "LEDGER_FACTS",
     "LEDGER_FORM",
     "LEDGER_GAP",
     "LEDGER_IMPORT",
+    "LEDGER_IMPORT_FACTS",
     "LEDGER_IMPORT_FORK",
     "LEDGER_INDEX",
     "LEDGER_LINK",
@@ -21,11 +26,15 @@ __all__ = [
     "LEDGER_ORDER",
     "LEDGER_REASON",
     "LEDGER_REF",
+    "LEDGER_REPLAY",
     "LEDGER_SCHEMA",
     "LEDGER_SIGNATURE",
+    "LEDGER_SITE_BROKEN",
     "LEDGER_SITE_TARGET",
+    "LEDGER_STALE",
     "LEDGER_SUPERSEDES_SIGNER",
     "LEDGER_SUPERSEDES_UNKNOWN",
+    "LEDGER_TRUST",
     "LEDGER_UNAVAILABLE",
     "LEDGER_UNKNOWN_ENTRY",
     "LEDGER_UNSIGNED",
@@ -114,6 +123,59 @@ LEDGER_IMPORT_FORK = define_code(
     "(keeping their documents, signatures and origin), import with --rechain.",
     exit_status=1,
 )
+LEDGER_IMPORT_FACTS = define_code(
+    "APC-LEDGER-IMPORT-FACTS",
+    "An entry of the export states facts its document does not say",
+    "The export was altered: an entry's index (implementation, version, verdict, clauses, "
+    "subject) must be what its document says. Get a faithful export from the ledger's "
+    "operator; nothing was imported.",
+    exit_status=1,
+)
+LEDGER_CREATED = define_code(
+    "APC-LEDGER-CREATED",
+    "The claim's creation time is missing, unreadable or in the future",
+    "Make the claim afresh (apconform ledger submission FILE --key KEYFILE dates it now) on "
+    "a machine whose clock is right; a ledger accepts a claim dated at most 5 minutes ahead "
+    "of its own clock.",
+    http_status=422,
+)
+LEDGER_DUPLICATE = define_code(
+    "APC-LEDGER-DUPLICATE",
+    "The ledger already holds this document, under another claim",
+    "A result is recorded once: the entry the message names already records it. To correct "
+    "a result, record the corrected document with --supersedes and --reason.",
+    http_status=409,
+)
+LEDGER_STALE = define_code(
+    "APC-LEDGER-STALE",
+    "The result is older than the latest result of its subject, which it would replace",
+    "An older result cannot become the latest: record it as a correction of the newer entry "
+    "(--supersedes ENTRY --reason TEXT), signed by the key that signed that entry.",
+    http_status=409,
+)
+LEDGER_BOUND = define_code(
+    "APC-LEDGER-BOUND",
+    "The subject is bound to the key that last signed its results; this claim is signed "
+    "by another key, or not at all",
+    "Sign with the key that signed the subject's results. To move the subject to a new key, "
+    "ask the server's operator to trust that key (--trusted-key) for one submission.",
+    http_status=409,
+)
+LEDGER_TRUST = define_code(
+    "APC-LEDGER-TRUST",
+    "A ledger server needs a trust decision",
+    "Name the keys whose results the server accepts (--trusted-key HEX, repeatable, or "
+    "--trust-file FILE), or accept results signed by any key with --open-submission "
+    "(--allow-unsigned also needs --open-submission).",
+)
+LEDGER_SITE_BROKEN = define_code(
+    "APC-LEDGER-SITE-BROKEN",
+    "The ledger does not verify, so no site was written",
+    "Run apconform ledger verify to see every finding and restore the ledger from a backup; "
+    "to publish it anyway, with a banner naming the broken entry on every page, add "
+    "--publish-broken.",
+    exit_status=1,
+)
 LEDGER_SITE_TARGET = define_code(
     "APC-LEDGER-SITE-TARGET",
     "The site's output folder exists and holds something other than a results site",
@@ -169,6 +231,20 @@ LEDGER_INDEX = define_code(
     "The query columns were edited behind the ledger's back: restore them from a backup.",
     exit_status=1,
 )
+LEDGER_FACTS = define_code(
+    "APC-LEDGER-CHAIN-FACTS",
+    "An entry's index is not what its document says",
+    "The entry was rewritten and the chain re-hashed around it: do not rely on this copy; "
+    "restore the ledger from a backup or a trusted export.",
+    exit_status=1,
+)
+LEDGER_REPLAY = define_code(
+    "APC-LEDGER-CHAIN-STALE",
+    "An entry made an older result the latest of its subject without superseding the newer one",
+    "An old submission was replayed or the entries were rearranged: do not rely on which "
+    "result this copy shows as the latest; restore the ledger from a backup.",
+    exit_status=1,
+)
 LEDGER_ANCHOR = define_code(
     "APC-LEDGER-CHAIN-ANCHOR",
     "A digest you expected in the chain is not there",
@@ -185,5 +261,7 @@ CHAIN_CODES = (
     LEDGER_DOCUMENT,
     LEDGER_SIGNATURE,
     LEDGER_INDEX,
+    LEDGER_FACTS,
+    LEDGER_REPLAY,
     LEDGER_ANCHOR,
 )

@@ -2,13 +2,16 @@
 
 An export line is a ``LedgerRecord``: the entry, its digest and its document.
 Import checks the whole file first (every digest, every link, every document
-and signature) and then appends in one transaction, so a bad file imports
-nothing. Into an empty ledger, or one the export continues, entries go in
-byte for byte, so the chain and every digest are the same as at the source;
-lines already present are skipped, so importing the same export twice is
-harmless. A ledger with another history takes the results only with
-``rechain``: each becomes a new entry here, with its claim (and signature)
-unchanged and an ``origin`` naming the entry it came from.
+and signature, and that every entry's index is what its document says) and
+then appends in one transaction, so a bad file imports nothing. Into an
+empty ledger, or one the export continues, entries go in byte for byte, so
+the chain and every digest are the same as at the source (and none may make
+an older result the latest of its subject); lines already present are
+skipped, so importing the same export twice is harmless. A ledger with
+another history takes the results only with ``rechain``: each becomes a new
+entry here, admitted as any new result is (a result this ledger already
+holds is skipped), with its claim (and signature) unchanged and an ``origin``
+naming the entry it came from.
 """
 
 from __future__ import annotations
@@ -27,9 +30,11 @@ from apconform.core.canonical import canonical_bytes, sha256_bytes
 from apconform.core.errors import ApconformError, DocumentRefused
 from apconform.core.jsonload import loads
 from apconform.core.validation import validate_document
-from apconform.ledger.claim import Submission, accept_submission
+from apconform.ledger.admission import check_order
+from apconform.ledger.claim import Submission, accept_submission, claim_time
+from apconform.ledger.derivation import index_differences, index_of, slot_of
 from apconform.ledger.entry import StoredEntry
-from apconform.ledger.errors import LEDGER_IMPORT, LEDGER_IMPORT_FORK
+from apconform.ledger.errors import LEDGER_IMPORT, LEDGER_IMPORT_FACTS, LEDGER_IMPORT_FORK
 from apconform.ledger.store import (
     Head,
     Ledger,
@@ -100,6 +105,7 @@ def export_records(ledger: Ledger, out: TextIO, *, since: int = 1) -> int:
 
 @dataclass(frozen=True)
 class _Line:
+    number: int
     stored: StoredEntry
     submission: Submission
 
@@ -117,6 +123,21 @@ class ImportSummary:
 
 def _refuse(number: int, message: str) -> ApconformError:
     return ApconformError(LEDGER_IMPORT, f"line {number}: {message}")
+
+
+def _check_facts(number: int, entry: dict[str, Any], submission: Submission) -> None:
+    """The entry's index must be what its document says, member by member."""
+    differences = index_differences(entry["index"], index_of(submission.kind, submission.document))
+    if differences:
+        first = differences[0]
+        more = len(differences) - 1
+        raise ApconformError(
+            LEDGER_IMPORT_FACTS,
+            f"line {number} (entry {entry['seq']}): "
+            + first.describe(signed=submission.signer is not None)
+            + (f" (and {more} more member{'s' if more != 1 else ''})" if more else ""),
+            path=f"$.entry.{first.path}",
+        )
 
 
 def read_records(
@@ -141,6 +162,7 @@ def read_records(
             raise _refuse(number, refused.message) from None
         except ApconformError as error:
             raise _refuse(number, f"{error.code}: {error.message}") from None
+        _check_facts(number, entry, submission)
         digest = sha256_bytes(data)
         if digest != value["entrySha256"]:
             raise _refuse(number, "the entry does not hash to its entrySha256")
@@ -148,7 +170,7 @@ def read_records(
             entry["seq"] != previous.stored.seq + 1 or entry["previous"] != previous.stored.digest
         ):
             raise _refuse(number, "the entry does not follow the line before it")
-        line = _Line(StoredEntry(entry, data, digest), submission)
+        line = _Line(number, StoredEntry(entry, data, digest), submission)
         out.append(line)
         previous = line
     return out
@@ -175,11 +197,17 @@ def import_records(
     with ledger.appending() as connection:
         head = head_of(connection)
         if rechain:
+            appended = 0
             for line in records:
                 origin = {"seq": line.stored.seq, "entrySha256": line.stored.digest}
-                stored = ledger._append(connection, line.submission, head, origin=origin)
-                head = Head(stored.seq, stored.digest)
-            return ImportSummary(len(records), len(records), 0, True, head)
+                try:
+                    stored = ledger._append(connection, line.submission, head, origin=origin)
+                except ApconformError as error:
+                    raise _within(line, error) from None
+                if not stored.existing:  # a result imported before is not appended twice
+                    appended += 1
+                    head = Head(stored.seq, stored.digest)
+            return ImportSummary(len(records), appended, len(records) - appended, True, head)
         pending = list(_pending(records, head, connection))
         skipped = len(records) - len(pending)
         for line in pending:
@@ -190,13 +218,29 @@ def import_records(
                     f"{str(line.stored.entry['previous'])[:16]}..., but this ledger's head is "
                     f"entry {head.seq} ({str(head.digest)[:16]}...)",
                 )
-            superseded = [
-                superseded_target(connection, digest, line.submission.signer)
-                for digest in line.stored.entry["claim"].get("supersedes", [])
-            ]
+            claim = line.stored.entry["claim"]
+            try:
+                superseded = [
+                    superseded_target(connection, digest, line.submission.signer)
+                    for digest in claim.get("supersedes", [])
+                ]
+                slot = slot_of(line.stored.entry["index"])
+                check_order(connection, slot, claim, claim_time(claim), superseded)
+            except ApconformError as error:
+                raise _within(line, error) from None
             insert_entry(connection, line.stored, line.submission.document_bytes, superseded)
             head = Head(line.stored.seq, line.stored.digest)
         return ImportSummary(len(records), len(pending), skipped, False, head)
+
+
+def _within(line: _Line, error: ApconformError) -> ApconformError:
+    """An append refusal, naming the export's line and entry."""
+    return ApconformError(
+        error.error_code,
+        f"line {line.number} (entry {line.stored.seq}): {error.message}",
+        path=error.path,
+        hint=error.hint,
+    )
 
 
 def _pending(records: list[_Line], head: Head, connection: Any) -> Iterator[_Line]:

@@ -1,12 +1,16 @@
 """Queries over the ledger: the implementations x clauses matrix, histories, AP-1 profiles.
 
 "Latest" means the most recently appended entry that no later entry
-supersedes. The matrix reads only indexed columns (no document is parsed),
-so it stays fast for hundreds of implementations and clauses.
+supersedes. The queries read only indexed columns (no document is parsed),
+so they stay fast for hundreds of implementations and clauses; the columns
+are what the documents say as long as the ledger verifies. The results site
+builds the same documents from the documents themselves, through
+:func:`matrix_document` and :func:`history_document`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import and_, func, select
@@ -19,7 +23,10 @@ from apconform.results import diff_outcomes
 __all__ = [
     "build_matrix",
     "conformance_history",
+    "history_document",
     "latest_profiles",
+    "matrix_column",
+    "matrix_document",
     "matrix_protocols",
 ]
 
@@ -59,6 +66,7 @@ def _latest(connection: Connection, protocol: str) -> list[Any]:
                 entries.c.implementation_name,
                 entries.c.implementation_version,
                 entries.c.recorded_at,
+                entries.c.signer_key_id,
                 protocols.c.verdict,
             )
             .join(latest, latest.c.seq == entries.c.seq)
@@ -71,11 +79,53 @@ def _latest(connection: Connection, protocol: str) -> list[Any]:
     )
 
 
+def matrix_column(
+    name: str,
+    version: str,
+    seq: int,
+    digest: str,
+    verdict: str,
+    recorded_at: str,
+    signer: str | None,
+) -> dict[str, Any]:
+    """One ``MatrixColumn``: an implementation's latest report and who signed it."""
+    column: dict[str, Any] = {
+        "implementation": {"name": name, "version": version},
+        "seq": seq,
+        "entrySha256": digest,
+        "verdict": verdict,
+        "recordedAt": recorded_at,
+    }
+    if signer is not None:
+        column["signer"] = signer
+    return column
+
+
+def matrix_document(
+    protocol: str,
+    columns: Sequence[dict[str, Any]],
+    cells: Iterable[tuple[int, str, str, str]],
+) -> dict[str, Any]:
+    """The ``LedgerMatrix`` of ``columns`` and their cells (column position, clause, level,
+    outcome); a clause a column's report does not quote is untested there."""
+    rows: dict[str, dict[str, Any]] = {}
+    for position, clause, level, outcome in cells:
+        row = rows.setdefault(
+            clause, {"clause": clause, "level": level, "outcomes": ["untested"] * len(columns)}
+        )
+        row["outcomes"][position] = outcome
+    return {
+        "protocol": protocol,
+        "columns": list(columns),
+        "rows": [rows[clause] for clause in sorted(rows)],
+    }
+
+
 def build_matrix(ledger: Ledger, protocol: str) -> dict[str, Any]:
     """The ``LedgerMatrix`` of one protocol."""
     with ledger.reading() as connection:
-        columns = _latest(connection, protocol)
-        position = {int(row.seq): i for i, row in enumerate(columns)}
+        latest = _latest(connection, protocol)
+        position = {int(row.seq): i for i, row in enumerate(latest)}
         cells = connection.execute(
             select(
                 clause_outcomes.c.seq,
@@ -87,30 +137,23 @@ def build_matrix(ledger: Ledger, protocol: str) -> dict[str, Any]:
                 clause_outcomes.c.seq.in_(list(position)),
             )
         ).all()
-    rows: dict[str, dict[str, Any]] = {}
-    for cell in cells:
-        row = rows.setdefault(
-            str(cell.clause),
-            {"clause": cell.clause, "level": cell.level, "outcomes": ["untested"] * len(columns)},
+    columns = [
+        matrix_column(
+            row.implementation_name,
+            row.implementation_version,
+            int(row.seq),
+            row.entry_sha256,
+            row.verdict,
+            row.recorded_at,
+            row.signer_key_id,
         )
-        row["outcomes"][position[int(cell.seq)]] = cell.outcome
-    return {
-        "protocol": protocol,
-        "columns": [
-            {
-                "implementation": {
-                    "name": row.implementation_name,
-                    "version": row.implementation_version,
-                },
-                "seq": int(row.seq),
-                "entrySha256": row.entry_sha256,
-                "verdict": row.verdict,
-                "recordedAt": row.recorded_at,
-            }
-            for row in columns
-        ],
-        "rows": [rows[clause] for clause in sorted(rows)],
-    }
+        for row in latest
+    ]
+    return matrix_document(
+        protocol,
+        columns,
+        ((position[int(c.seq)], str(c.clause), str(c.level), str(c.outcome)) for c in cells),
+    )
 
 
 def conformance_history(ledger: Ledger, implementation: str) -> list[dict[str, Any]]:
@@ -129,6 +172,14 @@ def conformance_history(ledger: Ledger, implementation: str) -> list[dict[str, A
             .where(entries.c.kind == _CONFORMANCE, entries.c.implementation_name == implementation)
         ):
             outcomes.setdefault(int(row.seq), {})[str(row.clause)] = str(row.outcome)
+    return history_document(summaries, outcomes)
+
+
+def history_document(
+    summaries: Iterable[dict[str, Any]], outcomes: Mapping[int, dict[str, str]]
+) -> list[dict[str, Any]]:
+    """Each summary with the clauses newly failing and newly passing since the previous current
+    entry (``outcomes``: each entry's clause outcomes, by sequence number)."""
     history = []
     basis: dict[str, str] | None = None
     for summary in summaries:
@@ -162,4 +213,4 @@ def latest_profiles(ledger: Ledger) -> list[dict[str, Any]]:
             .order_by(entries.c.model, entries.c.seq)
         ).all()
         later = superseding(connection, [str(row.entry_sha256) for row in rows])
-    return [entry_summary(row, later.get(str(row.entry_sha256), [])) for row in rows]
+    return [entry_summary(row._mapping, later.get(str(row.entry_sha256), [])) for row in rows]

@@ -75,7 +75,10 @@ def verification_text(report: dict[str, Any], where: str) -> str:
         f"{report['signed']} signed; {trust}"
     ]
     if report["intact"]:
-        lines.append("intact: every entry, link, document, signature and index row verifies")
+        lines.append(
+            "intact: every entry, link, document, signature and index row verifies, and every "
+            "index is what its document says"
+        )
     else:
         first = report["findings"][0]
         lines.append(f"BROKEN at entry {first['seq']}: {first['message']}")

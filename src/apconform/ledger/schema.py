@@ -16,10 +16,10 @@ from apconform.ledger.backends import Backend
 from apconform.ledger.errors import LEDGER_MISSING, LEDGER_SCHEMA
 from apconform.ledger.tables import VERSION_TABLE
 
-__all__ = ["HEAD_REVISION", "prepare_schema"]
+__all__ = ["HEAD_REVISION", "prepare_schema", "schema_revision"]
 
-HEAD_REVISION = "r0001"
-_KNOWN = ("r0001",)
+HEAD_REVISION = "r0002"
+_KNOWN = ("r0001", "r0002")
 
 
 def _revision(connection: Connection) -> str | None:
@@ -35,6 +35,11 @@ def _revision(connection: Connection) -> str | None:
     if len(rows) != 1:
         raise ApconformError(LEDGER_SCHEMA, f"{VERSION_TABLE} holds {len(rows)} rows, not 1")
     return str(rows[0][0])
+
+
+def schema_revision(connection: Connection) -> str | None:
+    """The ledger's schema revision as stored (None for a database without ledger tables)."""
+    return _revision(connection)
 
 
 def _check_known(revision: str | None) -> None:

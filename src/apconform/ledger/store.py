@@ -2,30 +2,40 @@
 
 An append reads the head and writes the next entry inside one write
 transaction that holds the backend's append lock, so parallel writers (threads,
-processes, API workers) line up and the chain stays linear. Documents are
-stored once per digest; the entry row keeps the facts in indexed columns.
+processes, API workers) line up and the chain stays linear; the admission
+rules (each result once, in time order, from its bound key) run under the
+same lock. Documents are stored once per digest; the entry row keeps the
+facts derived from the document in indexed columns.
 """
 
 from __future__ import annotations
 
 import re
 import zlib
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import func, or_, select
-from sqlalchemy.engine import Connection, Engine, Row
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from apconform.core.errors import ApconformError
 from apconform.core.jsonload import loads
+from apconform.ledger.admission import (
+    Admission,
+    check_binding,
+    check_created,
+    check_order,
+    held_claim,
+)
 from apconform.ledger.backends import Backend, backend_for
 from apconform.ledger.claim import Submission
-from apconform.ledger.entry import StoredEntry, build_entry, parse_entry, timestamp
+from apconform.ledger.derivation import index_of, slot_of
+from apconform.ledger.entry import MAX_SEQ, StoredEntry, build_entry, parse_entry, timestamp
 from apconform.ledger.errors import (
     LEDGER_LOCATION,
     LEDGER_MISSING,
@@ -38,9 +48,9 @@ from apconform.ledger.errors import (
 from apconform.ledger.location import LedgerLocation, resolve_location
 from apconform.ledger.schema import prepare_schema
 from apconform.ledger.tables import clause_outcomes, documents, entries, protocols, supersessions
-from apconform.results import RESULT_LIMITS, result_facts
+from apconform.results import RESULT_LIMITS
 
-__all__ = ["Clock", "EntryFilter", "Head", "Ledger", "document_bytes"]
+__all__ = ["Clock", "EntryFilter", "Head", "Ledger", "database_errors", "document_bytes"]
 
 Clock = Callable[[], datetime]
 _REF = re.compile(r"#?([1-9][0-9]{0,17})|([0-9a-f]{8,64})")
@@ -118,23 +128,8 @@ class Ledger:
 
     # -- transactions -------------------------------------------------------------------------
 
-    @contextmanager
-    def _guard(self) -> Iterator[None]:
-        """Database failures become APC-LEDGER-UNAVAILABLE, with the location masked."""
-        try:
-            yield
-        except ApconformError:
-            raise
-        except DBAPIError as exc:
-            detail = str(exc.orig).strip().splitlines()[0] if exc.orig else type(exc).__name__
-            raise ApconformError(
-                LEDGER_UNAVAILABLE,
-                f"ledger {self.location.display()}: {type(exc.orig).__name__}: {detail}",
-            ) from None
-        except SQLAlchemyError as exc:
-            raise ApconformError(
-                LEDGER_UNAVAILABLE, f"ledger {self.location.display()}: {type(exc).__name__}"
-            ) from None
+    def _guard(self) -> AbstractContextManager[None]:
+        return database_errors(self.location)
 
     @contextmanager
     def reading(self) -> Iterator[Connection]:
@@ -153,19 +148,23 @@ class Ledger:
 
     # -- appending ----------------------------------------------------------------------------
 
-    def append(self, submission: Submission) -> StoredEntry:
-        """Append one checked submission as the next entry."""
-        return self.append_all([submission])[0]
+    def append(self, submission: Submission, *, admission: Admission | None = None) -> StoredEntry:
+        """Append one checked submission as the next entry (see :mod:`apconform.ledger.admission`
+        for what is refused); a claim the ledger already holds is answered with its entry."""
+        return self.append_all([submission], admission=admission)[0]
 
-    def append_all(self, submissions: Sequence[Submission]) -> list[StoredEntry]:
+    def append_all(
+        self, submissions: Sequence[Submission], *, admission: Admission | None = None
+    ) -> list[StoredEntry]:
         """Append several submissions in one transaction: all of them, or none."""
         with self.appending() as connection:
             head = head_of(connection)
             stored = []
             for submission in submissions:
-                entry = self._append(connection, submission, head)
+                entry = self._append(connection, submission, head, admission=admission)
                 stored.append(entry)
-                head = Head(entry.seq, entry.digest)
+                if not entry.existing:
+                    head = Head(entry.seq, entry.digest)
             return stored
 
     def _append(
@@ -175,17 +174,30 @@ class Ledger:
         head: Head,
         *,
         origin: dict[str, Any] | None = None,
+        admission: Admission | None = None,
     ) -> StoredEntry:
+        """Admit and append one submission. Only an import (``origin`` given) may carry a claim
+        made before claims were dated; everything else must say when it was made."""
+        held = held_claim(connection, submission)
+        if held is not None:
+            return held
+        now = self.clock()
+        created = check_created(submission.claim, now, required=origin is None)
         superseded = [
             superseded_target(connection, digest, submission.signer)
             for digest in submission.claim.get("supersedes", [])
         ]
+        index = index_of(submission.kind, submission.document)
+        slot = slot_of(index)
+        check_order(connection, slot, submission.claim, created, superseded)
+        if admission is not None:
+            check_binding(connection, slot, submission, admission)
         entry = build_entry(
             seq=head.seq + 1,
             previous=head.digest,
-            recorded_at=timestamp(self.clock()),
+            recorded_at=timestamp(now),
             claim=submission.claim,
-            index=result_facts(submission.kind, submission.document),
+            index=index,
             origin=origin,
         )
         insert_entry(connection, entry, submission.document_bytes, superseded)
@@ -227,6 +239,8 @@ class Ledger:
         self, where: EntryFilter | None = None, *, limit: int | None = None, after: int = 0
     ) -> list[dict[str, Any]]:
         """Entries as ``LedgerEntrySummary`` documents, oldest first."""
+        after = min(max(after, 0), MAX_SEQ)  # no entry lies beyond; the database never sees more
+        limit = None if limit is None else min(max(limit, 0), MAX_SEQ)
         with self.reading() as connection:
             query = select(entries).where(entries.c.seq > after).order_by(entries.c.seq)
             query = _filtered(query, where or EntryFilter())
@@ -234,7 +248,26 @@ class Ledger:
                 query = query.limit(limit)
             rows = connection.execute(query).all()
             later = superseding(connection, [str(row.entry_sha256) for row in rows])
-        return [entry_summary(row, later.get(str(row.entry_sha256), [])) for row in rows]
+        return [entry_summary(row._mapping, later.get(str(row.entry_sha256), [])) for row in rows]
+
+
+@contextmanager
+def database_errors(location: LedgerLocation) -> Iterator[None]:
+    """Database failures become APC-LEDGER-UNAVAILABLE, with the location masked."""
+    try:
+        yield
+    except ApconformError:
+        raise
+    except DBAPIError as exc:
+        detail = str(exc.orig).strip().splitlines()[0] if exc.orig else type(exc).__name__
+        raise ApconformError(
+            LEDGER_UNAVAILABLE,
+            f"ledger {location.display()}: {type(exc.orig).__name__}: {detail}",
+        ) from None
+    except SQLAlchemyError as exc:
+        raise ApconformError(
+            LEDGER_UNAVAILABLE, f"ledger {location.display()}: {type(exc).__name__}"
+        ) from None
 
 
 def head_of(connection: Connection) -> Head:
@@ -360,6 +393,7 @@ def entry_columns(entry: StoredEntry) -> dict[str, Any]:
         "verdict": index.get("verdict"),
         "run_date": index.get("runDate"),
         "origin_sha256": origin["entrySha256"] if isinstance(origin, dict) else None,
+        "created_at": claim.get("createdAt"),
         "envelope": entry.data,
     }
 
@@ -409,23 +443,26 @@ def _filtered(query: Any, where: EntryFilter) -> Any:
     return query
 
 
-def entry_summary(row: Row[Any], superseded_by: list[str]) -> dict[str, Any]:
-    """A ``LedgerEntrySummary`` from an entries row."""
+def entry_summary(row: Mapping[Any, Any], superseded_by: list[str]) -> dict[str, Any]:
+    """A ``LedgerEntrySummary`` from an entries row (or :func:`entry_columns` of an entry)."""
     out: dict[str, Any] = {
-        "seq": int(row.seq),
-        "entrySha256": row.entry_sha256,
-        "previous": row.previous_sha256,
-        "recordedAt": row.recorded_at,
-        "kind": row.kind,
-        "subject": row.subject,
-        "implementation": {"name": row.implementation_name, "version": row.implementation_version},
+        "seq": int(row["seq"]),
+        "entrySha256": row["entry_sha256"],
+        "previous": row["previous_sha256"],
+        "recordedAt": row["recorded_at"],
+        "kind": row["kind"],
+        "subject": row["subject"],
+        "implementation": {
+            "name": row["implementation_name"],
+            "version": row["implementation_version"],
+        },
     }
-    for key, value in (("model", row.model), ("verdict", row.verdict), ("runDate", row.run_date)):
-        if value is not None:
-            out[key] = value
-    out["documentSha256"] = row.document_sha256
-    if row.signer_key_id is not None:
-        out["signer"] = row.signer_key_id
+    for key, column in (("model", "model"), ("verdict", "verdict"), ("runDate", "run_date")):
+        if row[column] is not None:
+            out[key] = row[column]
+    out["documentSha256"] = row["document_sha256"]
+    if row["signer_key_id"] is not None:
+        out["signer"] = row["signer_key_id"]
     out["supersededBy"] = superseded_by
     return out
 

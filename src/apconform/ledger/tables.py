@@ -54,6 +54,7 @@ entries = Table(
     Column("verdict", String(64)),
     Column("run_date", String(40)),
     Column("origin_sha256", String(64)),
+    Column("created_at", String(40)),
     Column("envelope", LargeBinary, nullable=False),
 )
 

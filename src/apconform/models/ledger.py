@@ -51,6 +51,20 @@ class ResultKind(str, Enum):
     """
 
 
+class LedgerBackend(str, Enum):
+    """
+    The databases a ledger can live in.
+    """
+    sqlite = "sqlite"
+    """
+    An SQLite file.
+    """
+    postgresql = "postgresql"
+    """
+    A PostgreSQL database.
+    """
+
+
 class ClauseOutcome(str, Enum):
     """
     What one run says of one clause, from the outcomes of the cases that cite it: fail when any failed or passed unexpectedly, else errored when any errored, else xfail when any failed as expected, else pass when any passed, else skipped; untested when no case cites it.
@@ -109,11 +123,12 @@ class ChangeKind(str, Enum):
 
 class LedgerClaim(ConfiguredBaseModel):
     """
-    What a submitter states and signs about one result: its kind and the SHA-256 of its canonical bytes, and, for a correction, the entries it supersedes and why. The signature (optional) covers every other member, so the ledger stores the document apart and still binds it.
+    What a submitter states and signs about one result: its kind, the SHA-256 of its canonical bytes, when the claim was made, and, for a correction, the entries it supersedes and why. The signature (optional) covers every other member, so the ledger stores the document apart and still binds it.
     """
     schemaVersion: Literal['apconform-ledger-claim/1'] = Field(default=..., description="""Always \"apconform-ledger-claim/1\".""")
     kind: ResultKind = Field(default=..., description="""The kind of result.""")
     documentSha256: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The SHA-256 of the result document's RFC 8785 canonical bytes.""")
+    createdAt: Annotated[Optional[Annotated[JsonTimestamp, Field(pattern='^(000[1-9]|00[1-9][0-9]|0[1-9][0-9]{2}|[1-9][0-9]{3})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]+)?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""When the claim was made (UTC), signed with it. A ledger appends a claim only when it says this, at most 5 minutes ahead of the ledger's clock, and not earlier than the latest current result of the same kind and subject unless the claim supersedes that result; so a submission replayed later cannot make an old result the latest again. Absent only from claims recorded before claims were dated.""")
     supersedes: Annotated[Optional[Annotated[list[Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')]], Field(min_length=1)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The entry digests of earlier results this one corrects; they stay in the ledger and are shown as superseded.""")
     reason: Annotated[Optional[Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]', max_length=2000)]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Why the superseded entries are corrected (required with supersedes).""")
     signature: Annotated[Optional[Ed25519Signature], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The submitter's Ed25519 signature over every other member.""")
@@ -156,7 +171,7 @@ class ClauseResult(ConfiguredBaseModel):
 
 class LedgerIndex(ConfiguredBaseModel):
     """
-    The facts the ledger reads from a result when it is appended and keeps in indexed columns for queries. They are part of the hashed entry, so a column edited behind the ledger's back is found by verification.
+    The facts the ledger reads from a result when it is appended and keeps in indexed columns for queries: a pure function of the document the claim names. They are part of the hashed entry, so a column edited behind the ledger's back is found by verification; and verification, import and the results site derive them from the document again, so an index rewritten to name another implementation or verdict is found even when the chain was re-hashed around it.
     """
     kind: ResultKind = Field(default=..., description="""The kind of result.""")
     subject: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""Who or what the result is about, in words: the implementation for a conformance report, the model for an AP-1 profile, the run for an APx result.""")
@@ -173,7 +188,7 @@ class LedgerOrigin(ConfiguredBaseModel):
     """
     Where an entry came from when it was imported from another ledger whose history differs: the entry there, by sequence number and digest.
     """
-    seq: Annotated[JsonInt, Field(ge=1)] = Field(default=..., description="""The entry's sequence number in the ledger it came from.""")
+    seq: Annotated[JsonInt, Field(ge=1, le=9007199254740991)] = Field(default=..., description="""The entry's sequence number in the ledger it came from.""")
     entrySha256: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The entry's digest in the ledger it came from.""")
 
 
@@ -182,7 +197,7 @@ class LedgerEntry(ConfiguredBaseModel):
     One entry of a ledger: the claim, the facts read from the document, the position in the chain and when it was recorded. The entry's digest is the SHA-256 of its canonical bytes; each entry names the digest of the one before it, so changing, removing or reordering an entry breaks the chain at that point.
     """
     schemaVersion: Literal['apconform-ledger-entry/1'] = Field(default=..., description="""Always \"apconform-ledger-entry/1\".""")
-    seq: Annotated[JsonInt, Field(ge=1)] = Field(default=..., description="""The entry's position in the ledger, from 1, without gaps.""")
+    seq: Annotated[JsonInt, Field(ge=1, le=9007199254740991)] = Field(default=..., description="""The entry's position in the ledger, from 1, without gaps.""")
     previous: Optional[Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')]] = Field(default=..., description="""The digest of the entry before it; null for the first entry.""")
     recordedAt: Annotated[JsonTimestamp, Field(pattern='^(000[1-9]|00[1-9][0-9]|0[1-9][0-9]{2}|[1-9][0-9]{3})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]+)?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$')] = Field(default=..., description="""When the ledger appended the entry (UTC).""")
     claim: LedgerClaim = Field(default=..., description="""The claim as submitted, signature included.""")
@@ -203,7 +218,7 @@ class LedgerEntrySummary(ConfiguredBaseModel):
     """
     One entry as a listing shows it, read from the indexed columns.
     """
-    seq: Annotated[JsonInt, Field(ge=1)] = Field(default=..., description="""The entry's position.""")
+    seq: Annotated[JsonInt, Field(ge=1, le=9007199254740991)] = Field(default=..., description="""The entry's position.""")
     entrySha256: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The entry's digest.""")
     previous: Optional[Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')]] = Field(default=..., description="""The digest of the entry before it; null for the first entry.""")
     recordedAt: Annotated[JsonTimestamp, Field(pattern='^(000[1-9]|00[1-9][0-9]|0[1-9][0-9]{2}|[1-9][0-9]{3})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]+)?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$')] = Field(default=..., description="""When it was appended.""")
@@ -222,8 +237,8 @@ class LedgerEntryList(ConfiguredBaseModel):
     """
     A page of entries, oldest first, with the ledger's head.
     """
-    count: Annotated[JsonInt, Field(ge=0)] = Field(default=..., description="""How many entries this page holds.""")
-    headSeq: Annotated[JsonInt, Field(ge=0)] = Field(default=..., description="""The sequence number of the ledger's last entry (0 when it is empty).""")
+    count: Annotated[JsonInt, Field(ge=0, le=9007199254740991)] = Field(default=..., description="""How many entries this page holds.""")
+    headSeq: Annotated[JsonInt, Field(ge=0, le=9007199254740991)] = Field(default=..., description="""The sequence number of the ledger's last entry (0 when it is empty).""")
     headSha256: Optional[Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')]] = Field(default=..., description="""The digest of the ledger's last entry; null when it is empty.""")
     entries: list[LedgerEntrySummary] = Field(default=..., description="""The entries, by sequence number.""")
 
@@ -233,10 +248,11 @@ class MatrixColumn(ConfiguredBaseModel):
     One implementation in the matrix, from its latest current conformance report.
     """
     implementation: ImplementationRef = Field(default=..., description="""The implementation's name and the version of its latest report.""")
-    seq: Annotated[JsonInt, Field(ge=1)] = Field(default=..., description="""The entry of that report.""")
+    seq: Annotated[JsonInt, Field(ge=1, le=9007199254740991)] = Field(default=..., description="""The entry of that report.""")
     entrySha256: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The entry's digest.""")
     verdict: RunVerdict = Field(default=..., description="""The report's verdict for this protocol.""")
     recordedAt: Annotated[JsonTimestamp, Field(pattern='^(000[1-9]|00[1-9][0-9]|0[1-9][0-9]{2}|[1-9][0-9]{3})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]+)?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$')] = Field(default=..., description="""When the report was appended.""")
+    signer: Annotated[Optional[Annotated[JsonStr, Field(pattern='^ed25519:[0-9a-f]{16}$')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The key id of the report's claim signature (absent when it is unsigned): the column says who stands behind it.""")
 
 
 class MatrixRow(ConfiguredBaseModel):
@@ -257,24 +273,38 @@ class LedgerMatrix(ConfiguredBaseModel):
     rows: list[MatrixRow] = Field(default=..., description="""The clauses, by id.""")
 
 
+class LedgerInfo(ConfiguredBaseModel):
+    """
+    What a ledger is, without walking it: where it is (the password of a URL masked), its database, its schema revision and the one this release writes, its head and how many entries and documents it holds (`apconform ledger info --format json`).
+    """
+    location: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The ledger's file path or database URL, the password masked.""")
+    backend: LedgerBackend = Field(default=..., description="""The database the ledger lives in.""")
+    schemaRevision: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The ledger's schema revision (Alembic's, in ledger_schema_version).""")
+    releaseRevision: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The revision this release of apconform writes; opening the ledger to append upgrades an older one.""")
+    headSeq: Annotated[JsonInt, Field(ge=0, le=9007199254740991)] = Field(default=..., description="""The sequence number of the last entry (0 when empty).""")
+    headSha256: Optional[Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')]] = Field(default=..., description="""The digest of the last entry; null when empty.""")
+    entries: Annotated[JsonInt, Field(ge=0, le=9007199254740991)] = Field(default=..., description="""How many entries the ledger holds.""")
+    documents: Annotated[JsonInt, Field(ge=0, le=9007199254740991)] = Field(default=..., description="""How many distinct documents the entries record.""")
+
+
 class LedgerFinding(ConfiguredBaseModel):
     """
     One way a ledger departs from an intact chain, naming the entry.
     """
-    seq: Annotated[JsonInt, Field(ge=1)] = Field(default=..., description="""The sequence number of the broken entry.""")
+    seq: Annotated[JsonInt, Field(ge=1, le=9007199254740991)] = Field(default=..., description="""The sequence number of the broken entry.""")
     code: Annotated[JsonStr, Field(pattern='^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$')] = Field(default=..., description="""The stable code of the fault.""")
     message: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""What is wrong, in words.""")
 
 
 class LedgerVerification(ConfiguredBaseModel):
     """
-    The result of walking a ledger: every entry's bytes against its digest, every link to the entry before, the document digests, the signatures and the indexed columns. The first finding names the first broken entry.
+    The result of walking a ledger: every entry's bytes against its digest, every link to the entry before, the document digests, each index against what its document says, the signatures, the order of each subject's results and the indexed columns. The first finding names the first broken entry.
     """
     intact: JsonBool = Field(default=..., description="""True when no finding was made.""")
-    entries: Annotated[JsonInt, Field(ge=0)] = Field(default=..., description="""How many entries were read.""")
-    headSeq: Annotated[JsonInt, Field(ge=0)] = Field(default=..., description="""The sequence number of the last entry (0 when empty).""")
+    entries: Annotated[JsonInt, Field(ge=0, le=9007199254740991)] = Field(default=..., description="""How many entries were read.""")
+    headSeq: Annotated[JsonInt, Field(ge=0, le=9007199254740991)] = Field(default=..., description="""The sequence number of the last entry (0 when empty).""")
     headSha256: Optional[Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')]] = Field(default=..., description="""The digest of the last entry; null when empty.""")
-    signed: Annotated[JsonInt, Field(ge=0)] = Field(default=..., description="""How many entries carry a valid signature.""")
+    signed: Annotated[JsonInt, Field(ge=0, le=9007199254740991)] = Field(default=..., description="""How many entries carry a valid signature.""")
     trustedKeys: list[Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')]] = Field(default=..., description="""The public keys signatures were required to come from (empty when none were named).""")
     findings: list[LedgerFinding] = Field(default=..., description="""Every fault found, in chain order (at most 100).""")
 

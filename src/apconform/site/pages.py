@@ -6,20 +6,27 @@ written twice from one ledger is identical.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from apconform.core.signing import key_id
 from apconform.results import DimensionFigure, origin_label, profile_figures
 from apconform.site.style import CSS, OUTCOME_LABELS
 
+if TYPE_CHECKING:
+    from apconform.site.view import SiteEntry
+
 __all__ = [
+    "broken_banner",
     "entry_page",
     "history_page",
     "index_page",
     "page",
     "status_section",
+    "trust_statement",
+    "with_banner",
 ]
 
 
@@ -28,12 +35,13 @@ def _count(n: int, noun: str, plural: str | None = None) -> str:
     return f"{n} {noun if n == 1 else plural or noun + 's'}"
 
 
-def page(title: str, body: str, *, root: str = "") -> str:
-    """A whole page: the stylesheet inline, a navigation back to the overview, no script."""
+def page(title: str, body: str, *, root: str = "", banner: str = "") -> str:
+    """A whole page: the stylesheet inline, a navigation back to the overview, no script; a
+    ledger that did not verify puts its banner at the top of every page."""
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{escape(title)}</title><style>{CSS}</style></head><body>"
+        f"<title>{escape(title)}</title><style>{CSS}</style></head><body>{banner}"
         f'<nav><a href="{root}index.html">Results overview</a></nav>'
         f"<h1>{escape(title)}</h1>{body}</body></html>\n"
     )
@@ -44,6 +52,45 @@ def _untestable() -> frozenset[str]:
     from apconform.conformance.clauses import load_clause_registry
 
     return frozenset(c.id for c in load_clause_registry().registry.clauses if c.untestable)
+
+
+def broken_banner(report: Mapping[str, Any]) -> str:
+    """The warning every page of a site written from a ledger that does not verify carries."""
+    first = report["findings"][0]
+    count = len(report["findings"])
+    return (
+        '<div class="broken" role="alert"><strong>This ledger does not verify.</strong> '
+        f"The first broken entry is entry {first['seq']}: <code>{escape(first['code'])}</code> "
+        f"{escape(first['message'])} ({count} finding(s) in all; "
+        "<code>apconform ledger verify</code> lists them). The site was published anyway "
+        "(--publish-broken): what it shows is derived from the documents, but do not rely "
+        "on it.</div>"
+    )
+
+
+def with_banner(html: str, banner: str) -> str:
+    """A page rendered elsewhere (a full report), with the banner after its ``<body>``."""
+    if not banner:
+        return html
+    start = html.find("<body")
+    end = html.find(">", start) + 1 if start >= 0 else 0
+    return html[:end] + banner + html[end:]
+
+
+def trust_statement(trusted_keys: Sequence[str]) -> str:
+    """What the signatures shown on the site establish, given the keys it was verified against."""
+    if trusted_keys:
+        keys = ", ".join(f"<code>{escape(key_id(k))}</code>" for k in trusted_keys)
+        return (
+            f"<p class='note'>Every entry is signed by one of the trusted keys {keys}, named "
+            "when this site was written; each result names its signer.</p>"
+        )
+    return (
+        "<p class='note'><strong>No trusted key was named</strong> when this site was "
+        "written: signatures were checked for integrity only. A signature shows which key "
+        "signed a result, not who vouched for it (anyone can make a key); each result names "
+        "its signer. Write the site with <code>--trusted-key</code> to require your keys.</p>"
+    )
 
 
 def _cell(outcome: str, href: str | None) -> str:
@@ -65,7 +112,7 @@ def matrix_section(
     head = "".join(
         f'<th><a href="{escape(links[c["implementation"]["name"]])}">{_impl(c)}</a><br>'
         f'<small>entry <a href="entries/{c["seq"]}.html">{c["seq"]}</a>, '
-        f"{escape(c['verdict'])}</small></th>"
+        f"{escape(c['verdict'])}<br>signed by {escape(c.get('signer', 'nobody'))}</small></th>"
         for c in columns
     )
     rows = []
@@ -94,7 +141,8 @@ def matrix_section(
         f"{_count(len(columns), 'implementation')} \u00d7 "
         f"{_count(len(matrix['rows']), 'clause')}</h2>"
         f'<p class="note">Latest report of each implementation that no later entry '
-        f"supersedes. Cells: {counts}. A cell links to the clause in that run's report.</p>"
+        f"supersedes, with the key that signed it. Cells: {counts}. A cell links to the "
+        "clause in that run's report.</p>"
         f'<div class="scroll"><table class="matrix"><thead><tr><th class="clause">Clause</th>'
         f"{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
     )
@@ -141,7 +189,8 @@ def profiles_section(profiles: list[tuple[dict[str, Any], dict[str, Any]]]) -> s
     head = "".join(
         f'<th>{escape(s["model"])}<br><small class="origin">{escape(origin_label(doc))}</small>'
         f'<br><small>entry <a href="entries/{s["seq"]}.html">'
-        f"{s['seq']}</a>, sealed {escape(s.get('runDate', '?'))}</small></th>"
+        f"{s['seq']}</a>, sealed {escape(s.get('runDate', '?'))}<br>"
+        f"signed by {escape(s.get('signer', 'nobody'))}</small></th>"
         for s, doc in profiles
     )
     rows = "".join(
@@ -164,14 +213,16 @@ def apx_section(results: list[tuple[dict[str, Any], dict[str, Any]]]) -> str:
         return ""
     rows = "".join(
         f'<tr><td><a href="entries/{s["seq"]}.html">{s["seq"]}</a></td>'
-        f"<td>{escape(s['subject'])}</td><td>{escape(str(doc.get('AP')))}</td>"
+        f"<td>{escape(s['subject'])}</td><td>{escape(s.get('signer', 'nobody'))}</td>"
+        f"<td>{escape(str(doc.get('AP')))}</td>"
         f"<td>{escape(str(doc.get('APx')))}</td><td>{escape(str(doc.get('eligibility')))}</td>"
         f"<td>{escape(str(doc.get('status')))}</td>"
         f"<td>{escape(str(doc.get('certified')).lower())}</td></tr>"
         for s, doc in results
     )
     return (
-        "<h2>APx results</h2><table><thead><tr><th>Entry</th><th>Run</th><th>AP</th>"
+        "<h2>APx results</h2><table><thead><tr><th>Entry</th><th>Run</th><th>Signed by</th>"
+        "<th>AP</th>"
         "<th>APx</th><th>Eligibility</th><th>Status</th><th>Certified</th></tr></thead>"
         f"<tbody>{rows}</tbody></table>"
     )
@@ -206,6 +257,8 @@ def index_page(
     profiles: str,
     apx: str,
     status: str = "",
+    trust: str = "",
+    banner: str = "",
 ) -> str:
     seq, digest = head
     impl_items = "".join(
@@ -222,13 +275,14 @@ def index_page(
     body = (
         status
         + anchor
+        + trust
         + "<h2>Implementations</h2>"
         + (f"<ul>{impl_items}</ul>" if impl_items else "<p>No conformance report yet.</p>")
         + "".join(matrices)
         + profiles
         + apx
     )
-    return page("apconform results", body)
+    return page("apconform results", body, banner=banner)
 
 
 def _summary_cells(item: Mapping[str, Any]) -> str:
@@ -252,7 +306,7 @@ def _summary_cells(item: Mapping[str, Any]) -> str:
     )
 
 
-def history_page(name: str, history: list[dict[str, Any]]) -> str:
+def history_page(name: str, history: list[dict[str, Any]], *, banner: str = "") -> str:
     rows = "".join(f"<tr>{_summary_cells(item)}</tr>" for item in history)
     regressions = sum(1 for item in history if item["regressions"])
     body = (
@@ -263,7 +317,7 @@ def history_page(name: str, history: list[dict[str, Any]]) -> str:
         "<th>Verdict</th><th>Signed by</th><th>Change since the previous report</th></tr>"
         f"</thead><tbody>{rows}</tbody></table>"
     )
-    return page(f"History of {name}", body, root="../")
+    return page(f"History of {name}", body, root="../", banner=banner)
 
 
 def _facts_table(summary: Mapping[str, Any], entry: Mapping[str, Any]) -> str:
@@ -281,6 +335,7 @@ def _facts_table(summary: Mapping[str, Any], entry: Mapping[str, Any]) -> str:
         ),
         ("Document SHA-256", summary["documentSha256"]),
         ("Signed by", summary.get("signer", "unsigned")),
+        ("Claim made", claim.get("createdAt", "(not dated)")),
     ]
     for key, label in (("model", "Model"), ("verdict", "Verdict"), ("runDate", "Run")):
         if key in summary:
@@ -352,21 +407,41 @@ def _apx_body(result: dict[str, Any]) -> str:
     return f"<table>{rows}</table><p>{escape(str(result.get('limitation', '')))}</p>"
 
 
+def _findings_list(findings: Sequence[Mapping[str, Any]]) -> str:
+    if not findings:
+        return ""
+    items = "".join(
+        f"<li><code>{escape(f['code'])}</code> {escape(f['message'])}</li>" for f in findings
+    )
+    return f'<h2>Verification findings</h2><ul class="findings">{items}</ul>'
+
+
 def entry_page(
-    summary: Mapping[str, Any],
-    entry: Mapping[str, Any],
+    item: SiteEntry,
     document: Any,
     report_href: str | None,
+    findings: Sequence[Mapping[str, Any]],
+    *,
+    banner: str = "",
 ) -> str:
+    """An entry's page: its facts as derived from its document, and the document's content."""
+    summary = item.summary
+    if summary is None:
+        body = (
+            f"<p>Entry {item.seq} (<code>{escape(item.digest)}</code>) cannot be shown: its "
+            "bytes or its document do not verify, so nothing it states is derived.</p>"
+        )
+        return page(f"Entry {item.seq}", body + _findings_list(findings), root="../", banner=banner)
     kind = summary["kind"]
     if kind == "conformance-report":
-        body = _conformance_body(document, report_href)
+        content = _conformance_body(document, report_href)
     elif kind == "ap1-score-report":
-        body = _profile_body(document)
+        content = _profile_body(document)
     else:
-        body = _apx_body(document)
+        content = _apx_body(document)
     return page(
         f"Entry {summary['seq']}: {summary['subject']}",
-        _facts_table(summary, entry) + body,
+        _facts_table(summary, item.entry or {}) + _findings_list(findings) + content,
         root="../",
+        banner=banner,
     )

@@ -45,6 +45,8 @@ margin-left:.3rem}
 .fixed{background:#d6eaf8;color:#003a63;border-radius:4px;padding:0 .3rem}
 .superseded{color:#6e7781;text-decoration:line-through}
 .note{color:#57606a;font-size:.9rem}
+.broken{background:#f7c59f;color:#5a2300;border:2px solid #5a2300;border-radius:6px;
+padding:.6rem .8rem;margin-bottom:1rem}
 .ci{position:relative;height:.9rem;background:#f6f8fa;border:1px solid #d0d7de;border-radius:3px;
 margin:.2rem 0;min-width:8rem}
 .ci-bar{position:absolute;top:0;bottom:0;background:#56b4e9;opacity:.6}

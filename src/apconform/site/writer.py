@@ -1,7 +1,11 @@
-"""Writing the site: gather from the ledger, render every page, swap the folder in whole.
+"""Writing the site: verify the ledger, derive what to show, render, swap the folder in whole.
 
-The pages are written into a fresh sibling folder and renamed into place, so
-a reader never sees half a site and an earlier site is replaced only once the
+The ledger is verified first, in the same walk that derives every fact the
+site shows from the documents. A ledger that does not verify is refused
+(``APC-LEDGER-SITE-BROKEN``, nothing written) unless ``publish_broken`` is
+given; then every page carries a banner naming the first broken entry. The
+pages are written into a fresh sibling folder and renamed into place, so a
+reader never sees half a site and an earlier site is replaced only once the
 new one is complete. A folder that holds anything but an earlier site is
 refused, never overwritten.
 """
@@ -13,29 +17,28 @@ import os
 import re
 import shutil
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from apconform.conformance.reports import render
 from apconform.core.errors import ApconformError
-from apconform.ledger.errors import LEDGER_SITE_TARGET
-from apconform.ledger.matrix import (
-    build_matrix,
-    conformance_history,
-    latest_profiles,
-    matrix_protocols,
-)
+from apconform.ledger.errors import LEDGER_SITE_BROKEN, LEDGER_SITE_TARGET
 from apconform.ledger.store import Ledger
 from apconform.site.pages import (
     apx_section,
+    broken_banner,
     entry_page,
     history_page,
     index_page,
     matrix_section,
     profiles_section,
     status_section,
+    trust_statement,
+    with_banner,
 )
+from apconform.site.view import LedgerView, view_ledger
 
 __all__ = ["MARKER", "SiteWritten", "write_site"]
 
@@ -47,6 +50,8 @@ class SiteWritten:
     folder: Path
     index: Path
     pages: int
+    findings: int = 0
+    """How many verification findings the site's banner reports (0: the ledger verified)."""
 
 
 def _slug(name: str) -> str:
@@ -63,65 +68,88 @@ def _check_target(folder: Path) -> None:
         )
 
 
-def _pages(ledger: Ledger) -> dict[str, str]:
+def _pages(ledger: Ledger, view: LedgerView) -> dict[str, str]:
     files: dict[str, str] = {}
-    summaries = {s["seq"]: s for s in ledger.summaries()}
+    report = view.verification
+    banner = broken_banner(report.to_dict()) if not report.intact else ""
     documents: dict[int, Any] = {}
+    by_seq = {item.seq: item for item in view.entries}
 
     def document(seq: int) -> Any:
         if seq not in documents:
-            documents[seq] = ledger.document(summaries[seq]["documentSha256"])
+            summary = by_seq[seq].summary
+            assert summary is not None  # only entries whose documents verified are rendered
+            documents[seq] = ledger.document(summary["documentSha256"])
         return documents[seq]
 
-    names = sorted(
-        {
-            s["implementation"]["name"]
-            for s in summaries.values()
-            if s["kind"] == "conformance-report"
-        }
-    )
+    names = view.implementations()
     links = {name: f"implementations/{_slug(name)}.html" for name in names}
-    matrices = [build_matrix(ledger, protocol) for protocol in matrix_protocols(ledger)]
+    matrices = [view.matrix(protocol) for protocol in view.protocols()]
     reports: dict[int, str] = {}
     for matrix in matrices:
         for column in matrix["columns"]:
             seq = column["seq"]
             if seq not in reports:
                 reports[seq] = f"entries/{seq}-report.html"
-                files[reports[seq]] = render(document(seq), "html")
+                files[reports[seq]] = with_banner(render(document(seq), "html"), banner)
     counts = []
     for name in names:
-        history = conformance_history(ledger, name)
-        files[links[name]] = history_page(name, history)
+        history = view.history(name)
+        files[links[name]] = history_page(name, history, banner=banner)
         counts.append((name, links[name], len(history)))
-    profiles = [(s, document(s["seq"])) for s in latest_profiles(ledger)]
-    apx = [
-        (s, document(s["seq"]))
-        for s in summaries.values()
-        if s["kind"] == "apx-result" and not s["supersededBy"]
-    ]
-    head = ledger.head()
+    profiles = [(e.summary or {}, document(e.seq)) for e in view.profiles()]
+    apx = [(e.summary or {}, document(e.seq)) for e in view.apx_results()]
     files["index.html"] = index_page(
-        head=(head.seq, head.digest),
+        head=(report.head_seq, report.head_digest),
         matrices=[matrix_section(m, links, reports) for m in matrices],
         implementations=counts,
         profiles=profiles_section(profiles),
         apx=apx_section(apx),
         status=status_section(matrices),
+        trust=trust_statement(report.trusted_keys),
+        banner=banner,
     )
-    for seq, summary in summaries.items():
-        entry = ledger.entry(seq).entry
+    for item in view.entries:
+        seq = item.seq
         href = f"{seq}-report.html" if seq in reports else None
-        files[f"entries/{seq}.html"] = entry_page(summary, entry, document(seq), href)
+        body = document(seq) if item.summary is not None else None
+        files[f"entries/{seq}.html"] = entry_page(
+            item, body, href, view.findings_of(seq), banner=banner
+        )
         documents.pop(seq, None)
-    files[MARKER] = f"apconform results site; ledger head {head.seq} {head.digest or ''}\n"
+    state = "verified" if report.intact else f"NOT verified ({len(report.findings)} findings)"
+    files[MARKER] = (
+        f"apconform results site; ledger head {report.head_seq} {report.head_digest or ''}; "
+        f"{state}\n"
+    )
     return files
 
 
-def write_site(ledger: Ledger, folder: Path) -> SiteWritten:
-    """Write the results site of ``ledger`` into ``folder`` (new, empty, or an earlier site)."""
+def write_site(
+    ledger: Ledger,
+    folder: Path,
+    *,
+    trusted_keys: Iterable[str] | None = None,
+    anchors: Iterable[str] = (),
+    publish_broken: bool = False,
+) -> SiteWritten:
+    """Verify ``ledger`` (against ``trusted_keys`` and ``anchors``) and write its results site
+    into ``folder`` (new, empty, or an earlier site). A ledger that does not verify is refused
+    unless ``publish_broken``, which puts a banner naming the broken entry on every page."""
     _check_target(folder)
-    files = _pages(ledger)
+    view = view_ledger(ledger, trusted_keys=trusted_keys, anchors=anchors)
+    report = view.verification
+    if not report.intact and not publish_broken:
+        first = report.findings[0]
+        more = len(report.findings) - 1
+        raise ApconformError(
+            LEDGER_SITE_BROKEN,
+            f"the ledger does not verify: entry {first['seq']}: {first['code']}: "
+            f"{first['message']}"
+            + (f" (and {more} more findings)" if more else "")
+            + "; nothing was written",
+        )
+    files = _pages(ledger, view)
     folder.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
     try:
@@ -141,4 +169,4 @@ def write_site(ledger: Ledger, folder: Path) -> SiteWritten:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     pages = sum(1 for rel in files if rel.endswith(".html"))
-    return SiteWritten(folder, folder / "index.html", pages)
+    return SiteWritten(folder, folder / "index.html", pages, len(report.findings))

@@ -25,7 +25,8 @@ repairs live in the modules beside it: ``shared`` (the repaired share and the he
 every repair uses), ``ap1_inputs`` (the configuration and the run inputs of one body),
 ``ap1_records`` (seals, transcripts, execution records), ``ap1_import`` (a published
 reference run), ``ap1_load_config`` (a configuration to load), ``apx`` (power metrics and
-the contract adapter's campaign) and ``kit`` (kit/parse and vector documents).
+the contract adapter's campaign), ``kit`` (kit/parse and vector documents) and ``ledger``
+(a result the ledger's submit route accepts).
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ from .ap1_load_config import _load_config
 from .ap1_records import _execution, _records, _transcript
 from .apx import _apx_adapter, _power_metrics
 from .kit import _check_vector, _kit_parse
+from .ledger import _submission
 from .shared import Body, repaired_share
 
 __all__ = [
@@ -80,6 +82,7 @@ REPAIRS: dict[str, Callable[[Body], object]] = {
     "/v1/ap1/import-reference": _import_reference,
     "/v1/ap1/load-config": _load_config,
     "/v1/apx/adapter": _apx_adapter,
+    "/v1/ledger/entries": _submission,
 }
 """The repair each operation's positive bodies get, by route."""
 

@@ -1,11 +1,15 @@
 """Ledger routes, mounted only when the server has a ledger (``apconform serve --ledger``).
 
 A submitted result is checked completely before anything is stored: the
-claim's schema and signature (against the trusted keys, when the operator
-named any; unsigned claims only when the operator allows them), the
-document against its kind, and the document's digest. Each append is one
-database transaction under the ledger's append lock, so submissions arriving
-at several workers at once still form one linear chain.
+claim's schema and signature (against the trusted keys, unless the operator
+chose open submission; unsigned claims only when the operator allows them),
+its creation time, the document against its kind, and the document's digest.
+Each append is one database transaction under the ledger's append lock, in
+which the ledger's admission rules run (the same claim again is answered
+with its entry; an older result cannot become the latest; under open
+submission a subject stays with the key that signed it), so submissions
+arriving at several workers at once still form one linear chain. The served
+API description states the server's trust decision.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from apconform.api.routing import (
     read_json,
     route_doc,
 )
+from apconform.ledger.entry import MAX_SEQ
 from apconform.models.conformance import Protocol
 from apconform.models.ledger import (
     LedgerEntryList,
@@ -38,7 +43,7 @@ from apconform.models.ledger import (
     ResultKind,
 )
 
-__all__ = ["LEDGER_TAG", "add_ledger_routes"]
+__all__ = ["LEDGER_TAG", "add_ledger_routes", "state_policy"]
 
 LEDGER_TAG = {
     "name": "ledger",
@@ -61,11 +66,12 @@ def _submit(service: LedgerService, value: Any) -> dict[str, Any]:
 
     submission = accept_submission(
         value,
-        trusted_keys=service.trusted_keys or None,
+        trusted_keys=None if service.open_submission else service.trusted_keys,
         require_signature=not service.allow_unsigned,
+        require_created=True,
     )
     ledger = service.ledger()
-    stored = ledger.append(submission)
+    stored = ledger.append(submission, admission=service.admission())
     summaries = ledger.summaries(EntryFilter(), limit=1, after=stored.seq - 1)
     return dict(summaries[0])
 
@@ -76,16 +82,27 @@ def _submit(service: LedgerService, value: Any) -> dict[str, Any]:
     operation_id="ledger_submit",
     summary="Submit a result (a signed claim and its document) to the ledger",
     description=(
-        "The claim is verified before anything is stored: its schema, its signature (an "
-        "unsigned claim only when the server allows it, a signer among the server's trusted "
-        "keys when it names any), the document against its kind, and the document's "
-        "canonical SHA-256 against the claim. The answer is the new entry."
+        "The claim is verified before anything is stored: its schema, its signature (a "
+        "signer among the server's trusted keys, or any signer on a server with open "
+        "submission; an unsigned claim only when the server allows it), its `createdAt` (at "
+        "most 5 minutes ahead of the server's clock: APC-LEDGER-CREATED), the document "
+        "against its kind, and the document's canonical SHA-256 against the claim. Then, "
+        "under the ledger's append lock: a claim the ledger already holds is answered with "
+        "its entry and nothing is appended (a retried or replayed submission); the same "
+        "document under another claim is refused (409 APC-LEDGER-DUPLICATE); a result older "
+        "than the latest current result of its kind and subject is refused unless it "
+        "supersedes that result (409 APC-LEDGER-STALE); on a server with open submission, a "
+        "subject whose results another key signed is refused unless the signer is a trusted "
+        "key (409 APC-LEDGER-BOUND). The answer is the entry: the new one, or the one that "
+        "already held the claim. The server's trust decision is stated in this document's "
+        "description."
     ),
     **route_doc(
         answer=LedgerEntrySummary,
         statuses=(409, *BODY_STATUSES),
         body=model_ref(LedgerSubmission),
-        answer_description="The entry the result was appended as.",
+        answer_description="The entry the result was appended as, or the entry that already "
+        "held the same claim.",
     ),
 )
 async def submit(request: Request) -> JsonResponse:
@@ -142,7 +159,9 @@ async def list_entries(
         Query(pattern="^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$", description="Only reports of this clause."),
     ] = None,
     current: Annotated[bool, Query(description="Leave out superseded entries.")] = False,
-    after: Annotated[int, Query(ge=0, description="Only entries after this number.")] = 0,
+    after: Annotated[
+        int, Query(ge=0, le=MAX_SEQ, description="Only entries after this number.")
+    ] = 0,
     limit: Annotated[int, Query(ge=1, le=1000, description="At most this many entries.")] = 100,
 ) -> JsonResponse:
     query = {
@@ -220,31 +239,35 @@ def _examples() -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
 
     Two results are submitted to a new ledger whose clock reads the example time: the APx result
     of the ledger-submission example, then the example check of the reference implementation
-    (both unsigned, as a server started with --allow-unsigned takes them). The list, the first
-    entry and the kit matrix are then what that ledger answers.
+    (both unsigned and dated at the example time, as a server started with --open-submission
+    --allow-unsigned takes them). The list, the first entry and the kit matrix are then what
+    that ledger answers.
     """
     from apconform.api.example_runs import (
         REPORT_VECTORS,
         example_moment,
         example_report,
+        run_example,
         scratch,
     )
-    from apconform.api.examples import document_example
     from apconform.ledger.claim import prepare
     from apconform.results import ResultKind
 
-    found = document_example("ledger-submission")
-    assert found is not None  # the examples module makes it from a shipped vector
+    found = run_example("ledger-submission")
+    assert found is not None  # an example run makes it from a shipped vector
     records = example_report()
-    report = prepare(ResultKind.CONFORMANCE_REPORT, records)
+    moment = example_moment()
+    report = prepare(ResultKind.CONFORMANCE_REPORT, records, created_at=moment)
     submissions = {
         found[0]: found[1],
         f"check-of-{len(REPORT_VECTORS)}-vectors": {"claim": report.claim, "document": records},
     }
-    moment = example_moment()
     with scratch() as folder:
         service = LedgerService(
-            str(folder / "ledger.db"), allow_unsigned=True, clock=lambda: moment
+            str(folder / "ledger.db"),
+            allow_unsigned=True,
+            open_submission=True,
+            clock=lambda: moment,
         )
         submitted = {name: _submit(service, value) for name, value in submissions.items()}
         query: dict[str, Any] = dict.fromkeys(
@@ -277,3 +300,17 @@ def add_ledger_routes(target: APIRouter) -> None:
             media = next(iter(route.responses[200]["content"].values()))
             media["examples"] = {name: {"value": value} for name, value in answers.items()}
     target.routes.extend(router.routes)
+
+
+def state_policy(document: dict[str, Any], service: LedgerService) -> None:
+    """Say in the served OpenAPI document which results this server's ledger accepts."""
+    policy = service.policy()
+    info = dict(document.get("info", {}))  # copies: the parts may be shared with other apps
+    info["description"] = f"{info.get('description', '').rstrip()}\n\n{policy}\n".lstrip()
+    document["info"] = info
+    document["tags"] = [
+        {**tag, "description": f"{tag['description']} {policy}"}
+        if tag.get("name") == LEDGER_TAG["name"]
+        else tag
+        for tag in document.get("tags", [])
+    ]

@@ -103,7 +103,7 @@ def _postgres_triggers() -> None:
 
 def upgrade() -> None:
     _create_tables()
-    if op.get_bind().dialect.name == "postgresql":
+    if op.get_context().dialect.name == "postgresql":
         _postgres_triggers()
     else:
         _sqlite_triggers()
