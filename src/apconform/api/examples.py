@@ -77,6 +77,16 @@ def _vectors() -> dict[str, Any]:
     return {item.id: item.vector for item in _loaded()}
 
 
+def loaded_vector(vector_id: str) -> LoadedVector:
+    """The loaded vector with this id, with its message rule (a KeyError names an unknown id)."""
+    return _by_id()[vector_id]
+
+
+@cache
+def _by_id() -> dict[str, LoadedVector]:
+    return {item.id: item for item in _loaded()}
+
+
 def vector_document(vector_id: str) -> Vector:
     """The vector with this id, as the kit ships it (a KeyError names an id no vector has)."""
     vector: Vector = _vectors()[vector_id]

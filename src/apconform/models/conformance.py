@@ -493,6 +493,7 @@ class ReportCase(ConfiguredBaseModel):
     comparison: Annotated[Optional[Comparison], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The vector's number comparison rules, when it declares them.""")
     actual: ReportActual = Field(default=..., description="""What the implementation gave back.""")
     mismatches: list[ReportMismatch] = Field(default=..., description="""Where the answer departs from the expectation (empty when it matched).""")
+    messageDifferences: Annotated[Optional[list[ReportMismatch]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Messages the implementation worded otherwise than the vector, where no clause the vector cites quotes the message: informative, shown beside the case and never a failure (KIT-VEC-3). Absent when every message matched.""")
     xfailReason: Annotated[Optional[JsonStr], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The reason given in the expected-failures list, when the case is listed there.""")
     durationMs: Annotated[JsonFloat, Field(ge=0)] = Field(default=..., description="""How long the case took, in milliseconds.""")
     reproduce: JsonStr = Field(default=..., description="""The command that runs this one case again.""")
