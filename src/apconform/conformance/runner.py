@@ -250,6 +250,7 @@ def _header(
         "target": options.impl,
         "implementation": implementation,
         "vectorManifestSha256": manifest.digest,
+        "vectorSetVersion": manifest.document.get("vectorSetVersion"),
         "vectorManifestSigner": manifest.signer,
         "clauseRegistrySha256": clauses.digest,
         "selection": selection,
