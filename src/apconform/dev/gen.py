@@ -326,6 +326,13 @@ def build_error_codes(root: Path) -> dict[str, str]:
     return {"docs/kit/error-codes.md": "\n".join(lines) + "\n"}
 
 
+def build_mutation_page(root: Path) -> dict[str, str]:
+    """docs/kit/mutation.md from the mutation benchmark's result file."""
+    from apconform.dev.mutation_page import build
+
+    return build(root)
+
+
 def build_vector_releases(root: Path, built: Mapping[str, str]) -> dict[str, str]:
     """vectors/RELEASES.json and the changelog: the history, with a new entry when
     vectors/VERSION moved; refused when expectations changed and the version did not."""
@@ -457,12 +464,20 @@ PRODUCTS: list[Product] = [
     ),
     Product("operation-schemas", ("schemas/operations",), build_operation_json_schemas),
     Product("operation-catalogue", ("docs/operations",), build_operation_catalogue),
+    Product("mutation-page", ("docs/kit/mutation.md",), build_mutation_page),
 ]
 
 
 _PROCESSES = (
     ("models", "json-schema", "operation-schemas", "openapi"),
-    ("reference-docs", "operation-catalogue", "error-codes", "clauses", "spec-pages"),
+    (
+        "reference-docs",
+        "operation-catalogue",
+        "error-codes",
+        "clauses",
+        "spec-pages",
+        "mutation-page",
+    ),
 )
 """How the products that need no other are split over two processes (in this order).
 
