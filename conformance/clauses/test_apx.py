@@ -709,7 +709,8 @@ def test_APX_QTY_4(conformance_case: ConformanceCase) -> None:
     not finite or not above 0 (`Finite nonnegative work and positive wall time required`);
     turning an exponent back into a power refuses an exponent that is not finite (`Finite
     exponent required`) or whose power is not a positive finite double (`Exponent outside
-    representable range`).
+    representable range`); and work over wall time whose quotient overflows a double is
+    refused, never reported as an infinite power.
     """
     conformance_case.check()
 

@@ -199,3 +199,18 @@ def test_KIT_VEC_2(conformance_case: ConformanceCase) -> None:
     compares the answer outside the implementation.
     """
     conformance_case.check()
+
+
+@pytest.mark.clause("KIT-VEC-3")
+def test_KIT_VEC_3(conformance_case: ConformanceCase) -> None:
+    """Error codes, paths and values are normative and messages are informative. A refusal is
+    identified by its error code and, where the vector names one, the path of the offending
+    value. Its message, and every answer member that the operation's contract marks as a
+    message (a reason, a claim, an explanation, the message of a listed fault), may be
+    worded freely: a harness shows a differing wording beside the case and does not fail it,
+    and only an empty message where the vector has text, or text where it has none, fails.
+    The exception is a message that a clause quotes verbatim as a code span (between
+    backticks): a vector expecting that message cites that clause, and the message must then
+    equal the quote.
+    """
+    conformance_case.check()

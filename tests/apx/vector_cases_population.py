@@ -307,8 +307,13 @@ def power() -> None:
         "apx-ext-power-search-pairs",
         ["APX-EXT-POW-5", "APX-EXT-POW-7"],
         "apx.power",
-        "The smallest number of pairs whose simulated power reaches 0.8, by the search of "
-        f"APX-EXT-POW-7 (answer: {answer['answer']['value']} pairs).",
+        "The search of APX-EXT-POW-7 for the smallest number of pairs, up to 30, whose simulated "
+        "power reaches 0.8"
+        + (
+            f" (answer: {answer['answer']['value']} pairs)."
+            if answer["answer"]["reached"]
+            else ": not reached within 30 pairs, so the answer names no number."
+        ),
         search,
         exact(answer),
         comparison=CLOSE,

@@ -77,6 +77,16 @@ def _vectors() -> dict[str, Any]:
     return {item.id: item.vector for item in _loaded()}
 
 
+def loaded_vector(vector_id: str) -> LoadedVector:
+    """The loaded vector with this id, with its message rule (a KeyError names an unknown id)."""
+    return _by_id()[vector_id]
+
+
+@cache
+def _by_id() -> dict[str, LoadedVector]:
+    return {item.id: item for item in _loaded()}
+
+
 def vector_document(vector_id: str) -> Vector:
     """The vector with this id, as the kit ships it (a KeyError names an id no vector has)."""
     vector: Vector = _vectors()[vector_id]
@@ -191,7 +201,8 @@ def _adapter_messages() -> dict[str, tuple[str, Any]]:
 
 
 def _shipped(document: str) -> tuple[str, Any] | None:
-    """The kit's own clause registry and vector manifest, cut to their first entries."""
+    """The kit's own clause registry, vector manifest and release history, cut to their first
+    entries."""
     from apconform.core.files import load_path
     from apconform.resources import data_path
 
@@ -203,9 +214,16 @@ def _shipped(document: str) -> tuple[str, Any] | None:
         manifest = load_path(data_path("vectors", "MANIFEST.json"))
         manifest["files"] = manifest["files"][:2]
         manifest["schemas"] = manifest["schemas"][:2]
+        manifest["expectations"]["vectors"] = manifest["expectations"]["vectors"][:2]
+        manifest["expectations"]["clauses"] = manifest["expectations"]["clauses"][:2]
         # the signature stays as shipped: it signs the whole manifest, so it does not verify
         # for this cut, which the validation route (the schema alone) does not check
         return "vectors-manifest-first-entries", manifest
+    if document == "vector-releases":
+        releases = load_path(data_path("vectors", "RELEASES.json"))
+        releases["state"]["vectors"] = releases["state"]["vectors"][:2]
+        releases["state"]["clauses"] = releases["state"]["clauses"][:2]
+        return "vectors-releases-first-state-entries", releases
     return None
 
 

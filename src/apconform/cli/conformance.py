@@ -1,4 +1,4 @@
-"""`apconform check`, `apconform vectors verify|lint|list|show|coverage|manifest`, `report`.
+"""`apconform check`, `apconform vectors verify|lint|list|show|coverage|manifest|diff`, `report`.
 
 Thin over the library: parse arguments, call the runner or the auditors, write
 the chosen formats, exit 0 only when everything required passed. `check` exits
@@ -66,8 +66,9 @@ def _cmd_check(args: argparse.Namespace) -> int:
     )
     run = run_check(options)
     signer = run.header["vectorManifestSigner"]
+    version = run.header.get("vectorSetVersion") or "unversioned"
     sys.stderr.write(
-        f"vectors: the manifest signed by {signer['keyId']} verifies; "
+        f"vectors: vector set {version}; the manifest signed by {signer['keyId']} verifies; "
         + (
             "verified against the kit's published TEST key (no trusted key was named)\n"
             if signer["trust"] == "published-test-key"
@@ -100,8 +101,10 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     root = _vectors_root(args)
     verified = verify_manifest(root, load_clause_registry(), anchors=_anchors(args))
     files = len(verified.document["files"])
+    version = verified.document.get("vectorSetVersion") or "unversioned"
     print(
-        f"{root}: {files} files match the manifest signed by {verified.key_id} "
+        f"{root}: vector set {version}; {files} files match the manifest signed by "
+        f"{verified.key_id} "
         f"(manifest SHA-256 {verified.digest}); {verified.statement}"
     )
     return 0
@@ -213,15 +216,32 @@ def _cmd_manifest(args: argparse.Namespace) -> int:
         )
     key = load_vector_test_key() if args.test_key else load_signing_key(args.key)
     root = Path(args.vectors)
+    clauses = load_clause_registry()
     document = build_manifest(
         root,
-        clause_registry_digest=load_clause_registry().digest,
+        clause_registry_digest=clauses.digest,
         schema_digests=installed_schema_digests(),
         key=key,
+        clause_registry=clauses.registry.model_dump(mode="json"),
     )
     target = root / MANIFEST_NAME
     target.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {target}: {len(document['files'])} files, signed by {key.key_id}")
+    return 0
+
+
+def _cmd_vectors_diff(args: argparse.Namespace) -> int:
+    from apconform.conformance.vector_diff import (
+        diff_vector_sets,
+        read_vector_set,
+        render_vector_diff,
+    )
+
+    diff = diff_vector_sets(read_vector_set(Path(args.old)), read_vector_set(Path(args.new)))
+    if args.format == "json":
+        sys.stdout.write(json.dumps(diff, indent=2, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(render_vector_diff(diff))
     return 0
 
 
@@ -350,6 +370,13 @@ def register(subparsers: Any) -> None:
     signer.add_argument("--key", metavar="FILE", help="your signing key file")
     signer.add_argument("--test-key", action="store_true", help="the kit's published test key")
     manifest.set_defaults(handler=_cmd_manifest)
+    vdiff = actions.add_parser(
+        "diff", help="what changed between two vector sets, by vector and clause"
+    )
+    vdiff.add_argument("old", help="the older vector folder or MANIFEST.json")
+    vdiff.add_argument("new", help="the newer vector folder or MANIFEST.json")
+    vdiff.add_argument("--format", choices=["text", "json"], default="text")
+    vdiff.set_defaults(handler=_cmd_vectors_diff)
 
     report = subparsers.add_parser("report", help="verify or re-render a conformance report")
     report_actions = report.add_subparsers(dest="report_command", metavar="ACTION")

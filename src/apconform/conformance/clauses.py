@@ -14,6 +14,7 @@ registry's ``file`` and ``anchor`` locate the sentence a reader can click to.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -67,6 +68,7 @@ _HEAD = re.compile(
 )
 _TAG = re.compile(r"\s*\[(?P<key>cites|untestable): (?P<value>[^\]]+)\]\s*$")
 _HEADING = re.compile(r"^#{1,6}\s+(?P<title>.+?)\s*#*\s*$")
+_CODE_SPAN = re.compile(r"`([^`]+)`")
 
 
 def _fail(code: Any, message: str, where: str) -> ApconformError:
@@ -182,6 +184,19 @@ class ClauseIndex:
     @property
     def ids(self) -> set[str]:
         return set(self._by_id)
+
+    def quoted_texts(self, clause_ids: Iterable[str]) -> frozenset[str]:
+        """Every text these clauses quote verbatim, as a code span (between backticks).
+
+        A message a clause quotes so is normative for the vectors citing that clause
+        (KIT-VEC-3); every other message is informative.
+        """
+        found: set[str] = set()
+        for clause_id in clause_ids:
+            clause = self._by_id.get(clause_id)
+            if clause is not None:
+                found.update(_CODE_SPAN.findall(clause.quote))
+        return frozenset(found)
 
 
 def load_clause_registry(path: Path | None = None) -> ClauseIndex:

@@ -60,6 +60,8 @@ class OperationContract:
     answer_model: type[BaseModel]
     refusals: tuple[str, ...]
     summary: str
+    messages: tuple[str, ...] = ()
+    """JSON pointers of the answer members that are messages (informative, KIT-VEC-3)."""
 
     def schema(self, side: str) -> dict[str, Any]:
         """The published JSON Schema of the "input" or the "answer"."""
@@ -84,6 +86,7 @@ def operation_contract(name: str) -> OperationContract | None:
         answer_model=_model(entry["answer"]),
         refusals=tuple(entry["refusals"]),
         summary=str(entry["summary"]),
+        messages=tuple(entry.get("informative", ())),
     )
 
 

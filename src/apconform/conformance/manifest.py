@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from apconform.conformance.clauses import ClauseIndex
+from apconform.conformance.releases import VERSION_NAME, read_version, set_state
 from apconform.core.canonical import TEXT_HASH_METHOD, sha256_bytes, sha256_hex, sha256_text
 from apconform.core.errors import ApconformError, DocumentRefused, define_code
 from apconform.core.files import load_path, read_file
@@ -77,13 +78,17 @@ def file_digest(path: Path) -> str:
         return sha256_bytes(raw)
 
 
-def _vector_files(root: Path) -> dict[str, str]:
+def _vector_files(root: Path, texts: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Digest of every file under root but the manifest; ``texts`` gives some files' new text
+    (generation writes the release history and the manifest together)."""
     found = {}
     for path in sorted(root.rglob("*")):
         rel = path.relative_to(root).as_posix()
         if path.is_file() and rel != MANIFEST_NAME:
             found[rel] = file_digest(path)
-    return found
+    for rel, text in (texts or {}).items():
+        found[rel] = sha256_text(text)
+    return dict(sorted(found.items()))
 
 
 def installed_schema_digests() -> dict[str, str]:
@@ -101,15 +106,28 @@ def build_manifest(
     clause_registry_digest: str,
     schema_digests: Mapping[str, str],
     key: Ed25519Key,
+    clause_registry: dict[str, Any] | None = None,
+    texts: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
-    """The signed manifest document for the files under ``vectors_root``."""
-    body = {
+    """The signed manifest document for the files under ``vectors_root``.
+
+    With ``clause_registry`` (the registry document the vectors cite) it carries the
+    set's expectations, vector by vector and clause by clause; the version is the folder's
+    VERSION file, when it has one. ``texts`` overrides the text of files about to be written.
+    """
+    body: dict[str, Any] = {
         "schemaVersion": MANIFEST_SCHEMA_VERSION,
         "fileHashMethod": TEXT_HASH_METHOD,
-        "files": [{"path": p, "sha256": d} for p, d in _vector_files(vectors_root).items()],
+        "files": [{"path": p, "sha256": d} for p, d in _vector_files(vectors_root, texts).items()],
         "clauseRegistry": {"path": "spec/clauses.json", "sha256": clause_registry_digest},
         "schemas": [{"path": p, "sha256": d} for p, d in sorted(schema_digests.items())],
     }
+    texts = texts or {}
+    version = texts[VERSION_NAME].strip() if VERSION_NAME in texts else read_version(vectors_root)
+    if version:
+        body["vectorSetVersion"] = version
+    if clause_registry is not None:
+        body["expectations"] = set_state(vectors_root, clause_registry)
     return sign_document(body, key)
 
 

@@ -21,7 +21,7 @@ from apconform import __version__
 from apconform.conformance.adapters.base import Adapter
 from apconform.conformance.adapters.targets import open_adapter
 from apconform.conformance.clauses import ClauseIndex, load_clause_registry
-from apconform.conformance.compare import match_answer, match_refusal
+from apconform.conformance.compare import Mismatch, match_answer, match_refusal
 from apconform.conformance.manifest import VerifiedManifest, verify_manifest
 from apconform.conformance.protocol import PROTOCOL_VERSION, Reply
 from apconform.conformance.summary import summarize
@@ -37,7 +37,10 @@ __all__ = [
     "CheckRun",
     "case_level",
     "case_record",
+    "classify",
+    "compare_reply",
     "is_negative",
+    "judge",
     "run_check",
     "select_vectors",
 ]
@@ -144,21 +147,42 @@ def _check_environment(names: list[str]) -> None:
             )
 
 
+def compare_reply(vector: LoadedVector, reply: Reply) -> list[Mismatch]:
+    """Every difference between an answer or refusal and the vector's expectation, messages
+    judged by the vector's message rule (KIT-VEC-3)."""
+    expected, rules = vector.vector.expected, vector.vector.comparison
+    if reply.kind == "refusal":
+        return match_refusal(
+            expected,
+            reply.code or "",
+            reply.message,
+            reply.context.get("path"),
+            vector.messages,
+        )
+    return match_answer(expected, reply.document, rules, vector.messages)
+
+
+def judge(
+    vector: LoadedVector, reply: Reply, xfail_reason: str | None
+) -> tuple[str, list[dict[str, Any]], list[dict[str, Any]]]:
+    """The outcome of one case, the mismatches that explain a failure, and the messages the
+    implementation words otherwise where no cited clause fixes the wording (never a failure)."""
+    if reply.kind == "skipped":
+        return "skipped", [], []
+    if reply.kind == "errored":
+        return ("xfail" if xfail_reason else "errored"), [], []
+    found = compare_reply(vector, reply)
+    mismatches = [m.to_dict() for m in found if not m.informative]
+    worded = [m.to_dict() for m in found if m.informative]
+    if xfail_reason:
+        return ("xfail" if mismatches else "xpass"), mismatches, worded
+    return ("fail" if mismatches else "pass"), mismatches, worded
+
+
 def classify(vector: LoadedVector, reply: Reply, xfail_reason: str | None) -> tuple[str, list[Any]]:
     """The outcome of one case and the mismatches that explain a failure."""
-    expected, rules = vector.vector.expected, vector.vector.comparison
-    if reply.kind == "skipped":
-        return "skipped", []
-    if reply.kind == "errored":
-        return ("xfail" if xfail_reason else "errored"), []
-    if reply.kind == "refusal":
-        found = match_refusal(expected, reply.code or "", reply.message, reply.context.get("path"))
-    else:
-        found = match_answer(expected, reply.document, rules)
-    mismatches = [m.to_dict() for m in found]
-    if xfail_reason:
-        return ("xfail" if mismatches else "xpass"), mismatches
-    return ("fail" if mismatches else "pass"), mismatches
+    outcome, mismatches, _ = judge(vector, reply, xfail_reason)
+    return outcome, mismatches
 
 
 def case_record(
@@ -172,7 +196,7 @@ def case_record(
     elapsed: float,
 ) -> dict[str, Any]:
     reason = xfail.reason_for(vector)
-    outcome, mismatches = classify(vector, reply, reason)
+    outcome, mismatches, worded = judge(vector, reply, reason)
     record: dict[str, Any] = {
         "record": "case",
         "seq": seq,
@@ -191,6 +215,8 @@ def case_record(
         record["comparison"] = vector.document["comparison"]
     record["actual"] = reply.to_actual()
     record["mismatches"] = mismatches
+    if worded:
+        record["messageDifferences"] = worded
     if reason is not None:
         record["xfailReason"] = reason
     record["durationMs"] = round(elapsed * 1000, 3)
@@ -224,6 +250,7 @@ def _header(
         "target": options.impl,
         "implementation": implementation,
         "vectorManifestSha256": manifest.digest,
+        "vectorSetVersion": manifest.document.get("vectorSetVersion"),
         "vectorManifestSigner": manifest.signer,
         "clauseRegistrySha256": clauses.digest,
         "selection": selection,

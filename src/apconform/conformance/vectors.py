@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from apconform.conformance.clauses import ClauseIndex, load_clause_registry
+from apconform.conformance.compare import MessageRule, message_rule
 from apconform.core.errors import DocumentRefused, Violation, define_code
 from apconform.core.files import load_path
 from apconform.core.validation import validate_document
@@ -62,6 +63,8 @@ class LoadedVector:
     path: Path
     vector: Vector
     document: dict[str, Any]
+    messages: MessageRule = field(default_factory=MessageRule)
+    """Which messages the vector fixes: those its clauses quote (KIT-VEC-3)."""
 
     @property
     def id(self) -> str:
@@ -194,7 +197,7 @@ def load_vector(
             )
     if violations:
         raise DocumentRefused(violations, what=what)
-    return LoadedVector(path, vector, document)
+    return LoadedVector(path, vector, document, message_rule(vector, clauses))
 
 
 def load_vectors(

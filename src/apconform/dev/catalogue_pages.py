@@ -164,6 +164,7 @@ def _entry(entry: Any, registry: dict[str, dict[str, Any]]) -> list[str]:
     answers = entry.vectors - entry.refusal_vectors
     codes = ", ".join(f"`{code}`" for code in entry.refusals)
     tested = ", ".join(f"`{code}`" for code in entry.refused_codes) or "none"
+    messages = ", ".join(f"`{pointer}`" for pointer in contract.messages) or "none"
     lines = [
         f"## `{entry.name}` {{ #{entry.name} }}",
         "",
@@ -178,6 +179,7 @@ def _entry(entry: Any, registry: dict[str, dict[str, Any]]) -> list[str]:
         f"`{schema_file(entry.name, 'answer')}` |",
         f"| Refusal codes | {codes} |",
         f"| Refusals the vectors test | {tested} |",
+        f"| Messages in the answer (informative) | {messages} |",
         f"| Clauses | {_clause_links(entry.clauses, registry)} |",
         f"| Vectors | {entry.vectors} ({answers} answered, {entry.refusal_vectors} refused): "
         f"`apconform vectors list --operation {entry.name}` |",
@@ -227,6 +229,11 @@ vectors. It is generated from the LinkML classes in
   synthetic baseline.
 - **Refusals.** A refusal carries one of the listed codes (the
   [error code table](../kit/error-codes.md) says what each means).
+- **Messages.** Codes, paths and values are the contract; messages are
+  informative ([KIT-VEC-3](../spec/kit/vectors.md#KIT-VEC-3)): a refusal's
+  message and the answer members listed as messages (JSON pointers, `*` for
+  any member or index) may be worded freely, except where a clause the
+  vector cites quotes the message verbatim.
 - **Numbers.** AP-1 numbers are decimal strings (`"15.20"`), compared as
   text unless a vector says otherwise; APx numbers are JSON numbers.
 - **Schemas.** Each input and answer has a self-contained JSON Schema under

@@ -29,7 +29,7 @@ from linkml_runtime.utils.schemaview import SchemaView
 
 from apconform.dev.schema_sharing import on_view
 
-__all__ = ["class_rule_keywords", "class_rule_method"]
+__all__ = ["class_rule_keywords", "class_rule_method", "strict_rule_keywords"]
 
 RULE_KEYWORDS = ("if", "then", "else", "allOf", "anyOf", "oneOf", "not")
 """The class-level keywords gen-json-schema writes for rules and boolean class expressions."""
@@ -45,14 +45,47 @@ def _rules(sv: SchemaView, name: str) -> list[ClassRule]:
 
 
 def class_rule_keywords(sv: SchemaView, name: str) -> dict[str, Any]:
-    """The keywords gen-json-schema writes for class ``name``'s rules; empty when it has none."""
+    """The keywords gen-json-schema writes for class ``name``'s rules, in the form
+    :func:`strict_rule_keywords` gives them; empty when it has none."""
     if not _rules(sv, name):
         return {}
     generator = on_view(JsonSchemaGenerator(sv.schema, include_null=False), sv)
     generator.start_schema()
     generator.handle_class(sv.get_class(name))
     definition: dict[str, Any] = generator.top_level_schema["$defs"][name]
-    return {key: definition[key] for key in RULE_KEYWORDS if key in definition}
+    return strict_rule_keywords(
+        {key: definition[key] for key in RULE_KEYWORDS if key in definition}
+    )
+
+
+def strict_rule_keywords(keywords: dict[str, Any]) -> dict[str, Any]:
+    """The same rules, written so that a validator in strict mode (Ajv's) accepts them.
+
+    gen-json-schema writes a postcondition's ``pattern`` without a ``type`` and a member's
+    absence as ``not: {required: [m]}`` with ``m`` undefined beside it; strict validators
+    refuse both as likely mistakes. Here a pattern gets ``type: string`` (rules test
+    patterns only on text members, which the class already types as strings, so no document
+    changes verdict) and each ``required`` member gets an empty ``properties`` entry beside
+    it (which constrains nothing).
+    """
+
+    def fix(node: Any) -> Any:
+        if isinstance(node, list):
+            return [fix(item) for item in node]
+        if not isinstance(node, dict):
+            return node
+        out = {key: fix(value) for key, value in node.items()}
+        if "pattern" in out and "type" not in out:
+            out["type"] = "string"
+        if isinstance(out.get("required"), list):
+            defined = dict(out.get("properties", {}))
+            for member in out["required"]:
+                defined.setdefault(member, {})
+            out["properties"] = defined
+        return out
+
+    fixed: dict[str, Any] = fix(keywords)
+    return fixed
 
 
 def _annotation(rule: ClassRule, key: str) -> str | None:

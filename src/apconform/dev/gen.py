@@ -326,6 +326,49 @@ def build_error_codes(root: Path) -> dict[str, str]:
     return {"docs/kit/error-codes.md": "\n".join(lines) + "\n"}
 
 
+def build_mutation_page(root: Path) -> dict[str, str]:
+    """docs/kit/mutation.md from the mutation benchmark's result file."""
+    from apconform.dev.mutation_page import build
+
+    return build(root)
+
+
+def build_vector_releases(root: Path, built: Mapping[str, str]) -> dict[str, str]:
+    """vectors/RELEASES.json and the changelog: the history, with a new entry when
+    vectors/VERSION moved; refused when expectations changed and the version did not."""
+    from apconform.conformance.releases import (
+        history_text,
+        next_history,
+        read_version,
+        render_changelog,
+        set_state,
+    )
+    from apconform.core.errors import ApconformError
+    from apconform.core.files import load_path
+    from apconform.core.validation import validate_document
+    from apconform.models.conformance import VectorReleases
+
+    vectors = root / "vectors"
+    try:
+        declared = read_version(vectors)
+        if declared is None:
+            raise SystemExit("vectors/VERSION is missing: write the vector set's version there")
+        history = None
+        if (vectors / "RELEASES.json").is_file():
+            history = load_path(vectors / "RELEASES.json")
+            validate_document(VectorReleases, history, what="vectors/RELEASES.json")
+        state = set_state(vectors, json.loads(built["spec/clauses.json"]))
+        updated = next_history(history, declared, state)
+    except ApconformError as error:
+        raise SystemExit(f"{error.code}: {error.message}") from None
+    changelog = render_changelog(updated)
+    return {
+        "vectors/RELEASES.json": history_text(updated),
+        "vectors/CHANGELOG.md": changelog,
+        "docs/kit/vector-changelog.md": changelog,
+    }
+
+
 def build_vector_manifest(root: Path, built: Mapping[str, str]) -> dict[str, str]:
     """vectors/MANIFEST.json, signed with the published test key (deterministic Ed25519)."""
     from apconform.conformance.manifest import build_manifest, load_vector_test_key
@@ -336,11 +379,18 @@ def build_vector_manifest(root: Path, built: Mapping[str, str]) -> dict[str, str
         for rel, text in built.items()
         if rel.startswith("schemas/jsonschema/")
     }
+    registry = json.loads(built["spec/clauses.json"])
     manifest = build_manifest(
         root / "vectors",
-        clause_registry_digest=sha256_hex(json.loads(built["spec/clauses.json"])),
+        clause_registry_digest=sha256_hex(registry),
         schema_digests=schemas,
         key=load_vector_test_key(),
+        clause_registry=registry,
+        texts={
+            rel.removeprefix("vectors/"): text
+            for rel, text in built.items()
+            if rel in ("vectors/RELEASES.json", "vectors/CHANGELOG.md")
+        },
     )
     return {"vectors/MANIFEST.json": json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"}
 
@@ -402,10 +452,17 @@ PRODUCTS: list[Product] = [
     Product("spec-pages", ("docs/spec",), build_spec_pages),
     Product("error-codes", ("docs/kit/error-codes.md",), build_error_codes),
     Product(
+        "vector-releases",
+        ("vectors/RELEASES.json", "vectors/CHANGELOG.md", "docs/kit/vector-changelog.md"),
+        _no_direct_build,
+        needs=("clauses",),
+        build_from=build_vector_releases,
+    ),
+    Product(
         "vector-manifest",
         ("vectors/MANIFEST.json",),
         _no_direct_build,
-        needs=("json-schema", "clauses"),
+        needs=("json-schema", "clauses", "vector-releases"),
         build_from=build_vector_manifest,
     ),
     Product(
@@ -430,12 +487,20 @@ PRODUCTS: list[Product] = [
     Product("operation-catalogue", ("docs/operations",), build_operation_catalogue),
     Product("population-coverage", ("docs/apx/population-coverage.md",), build_population_coverage),
     Product("explainer-docs", ("docs/assets/apx-explainer",), build_explainer_copy),
+    Product("mutation-page", ("docs/kit/mutation.md",), build_mutation_page),
 ]
 
 
 _PROCESSES = (
     ("models", "json-schema", "operation-schemas", "openapi"),
-    ("reference-docs", "operation-catalogue", "error-codes", "clauses", "spec-pages"),
+    (
+        "reference-docs",
+        "operation-catalogue",
+        "error-codes",
+        "clauses",
+        "spec-pages",
+        "mutation-page",
+    ),
 )
 """How the products that need no other are split over two processes (in this order).
 

@@ -23,6 +23,7 @@ from typing import Any
 from linkml.generators.jsonschemagen import JsonSchemaGenerator
 from linkml_runtime.utils.schemaview import SchemaView
 
+from apconform.dev.class_rules import RULE_KEYWORDS, strict_rule_keywords
 from apconform.dev.constraints import SlotConstraints, resolve
 from apconform.dev.schema_sharing import on_view
 
@@ -159,6 +160,11 @@ def document_definitions(
                 defs[name] = {"title": name, "description": cls.description}
             else:
                 _patch_class(sv, name, definition)
+                definition.update(
+                    strict_rule_keywords(
+                        {k: definition[k] for k in RULE_KEYWORDS if k in definition}
+                    )
+                )
     return defs, sv
 
 

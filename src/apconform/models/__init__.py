@@ -55,6 +55,7 @@ DOCUMENTS: dict[str, tuple[str, str]] = {
     'result-diff': ('ledger', 'ResultDiff'),
     'vector': ('conformance', 'Vector'),
     'vector-manifest': ('conformance', 'VectorManifest'),
+    'vector-releases': ('conformance', 'VectorReleases'),
     'xfail-list': ('conformance', 'XfailList'),
 }
 

@@ -165,6 +165,7 @@ class CheckResult(ConfiguredBaseModel):
     clauses: Annotated[list[Annotated[JsonStr, Field(pattern='^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$')]], Field(min_length=1)] = Field(default=..., description="""The clauses the vector exercises, which the verdict speaks for.""")
     verdict: CheckVerdict = Field(default=..., description="""pass when there is no mismatch, fail otherwise.""")
     mismatches: list[CheckMismatch] = Field(default=..., description="""Every place the submission departs from the expectation; empty on pass.""")
+    messageDifferences: Annotated[Optional[list[CheckMismatch]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Messages the submission words otherwise than the vector, where no clause the vector cites quotes the message: informative, never a failure (KIT-VEC-3). Absent when every message matched.""")
 
 
 class CheckMismatch(ConfiguredBaseModel):

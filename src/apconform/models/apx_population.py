@@ -240,7 +240,7 @@ class ApxExtComponents(ConfiguredBaseModel):
     """
     The variance components of the model crossed-families-runs/1. Acceptance components are standard deviations on the probit scale (a slot is accepted when its latent value exceeds 0; the within-run noise has variance 1); time and hours components are standard deviations of natural logarithms of multipliers whose mean is 1.
     """
-    model_config = ConfigDict(json_schema_extra={'allOf': [{'if': {'properties': {'tail': {'const': 'pareto'}}, 'required': ['tail']}, 'then': {'properties': {'tailIndex': {}}, 'required': ['tailIndex']}}, {'if': {'properties': {'tail': {'const': 'lognormal'}}, 'required': ['tail']}, 'then': {'properties': {'tailIndex': {}}, 'not': {'required': ['tailIndex']}}}]})  # the class's rules, as gen-json-schema states them
+    model_config = ConfigDict(json_schema_extra={'allOf': [{'if': {'properties': {'tail': {'const': 'pareto'}}, 'required': ['tail']}, 'then': {'properties': {'tailIndex': {}}, 'required': ['tailIndex']}}, {'if': {'properties': {'tail': {'const': 'lognormal'}}, 'required': ['tail']}, 'then': {'properties': {'tailIndex': {}}, 'not': {'required': ['tailIndex'], 'properties': {'tailIndex': {}}}}}]})  # the class's rules, as gen-json-schema states them
 
     familyAcceptance: Annotated[JsonFloat, Field(ge=0, le=5)] = Field(default=..., description="""SD of a family's acceptance effect, shared by both configurations.""")
     familyImprovement: Annotated[JsonFloat, Field(ge=0, le=5)] = Field(default=..., description="""SD of a family's own shift of the candidate's acceptance.""")
@@ -303,7 +303,7 @@ class ApxExtPowerRequest(ConfiguredBaseModel):
     """
     What `apconform apx power` reads: the variance components (given, or a pilot to estimate them from), the assumed effects, the plan and, optionally, a target to search for.
     """
-    model_config = ConfigDict(json_schema_extra={'allOf': [{'if': {'properties': {'components': {}}, 'required': ['components']}, 'then': {'properties': {'pilot': {}}, 'not': {'required': ['pilot']}}}, {'if': {'properties': {'components': {}}, 'not': {'required': ['components']}}, 'then': {'properties': {'pilot': {}}, 'required': ['pilot']}}]})  # the class's rules, as gen-json-schema states them
+    model_config = ConfigDict(json_schema_extra={'allOf': [{'if': {'properties': {'components': {}}, 'required': ['components']}, 'then': {'properties': {'pilot': {}}, 'not': {'required': ['pilot'], 'properties': {'pilot': {}}}}}, {'if': {'properties': {'components': {}}, 'not': {'required': ['components'], 'properties': {'components': {}}}}, 'then': {'properties': {'pilot': {}}, 'required': ['pilot']}}]})  # the class's rules, as gen-json-schema states them
 
     components: Annotated[Optional[ApxExtComponents], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The variance components; give exactly one of components and pilot.""")
     pilot: Annotated[Optional[ApxExtPilot], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""A pilot campaign to estimate the components from; exactly one of components and pilot.""")

@@ -32,6 +32,28 @@ from ._jsontypes import (
 from .common import Ed25519Signature
 
 
+class VersionStep(str, Enum):
+    """
+    How far a vector-set version must move for the changes it carries.
+    """
+    first = "first"
+    """
+    The first versioned release; nothing to compare with.
+    """
+    major = "major"
+    """
+    An expectation changed, or a vector or clause was removed or changed.
+    """
+    minor = "minor"
+    """
+    Vectors or clauses were only added.
+    """
+    patch = "patch"
+    """
+    No expectation changed.
+    """
+
+
 class Protocol(str, Enum):
     """
     The protocols the kit covers, plus the kit's own rules.
@@ -434,6 +456,7 @@ class ReportHeader(ConfiguredBaseModel):
     target: Annotated[JsonStr, Field(pattern='[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]')] = Field(default=..., description="""The implementation as given to --impl (for example exec:./my-impl).""")
     implementation: Implementation = Field(default=..., description="""The implementation's own description of itself.""")
     vectorManifestSha256: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The SHA-256 of the verified vector manifest (its canonical form, signature included).""")
+    vectorSetVersion: Optional[Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]{0,8})\\.(0|[1-9][0-9]{0,8})\\.(0|[1-9][0-9]{0,8})$')]] = Field(default=None, description="""The version of the vector set that ran, from its verified manifest; null for a suite whose manifest carries none (reports written before vector sets were versioned lack the member).""")
     vectorManifestSigner: Annotated[Optional[ManifestSigner], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The key whose signature on the vector manifest verified, and why it was trusted: a key the user named, or the kit's published TEST key (trusted only when no key is named). Reports written before this member existed lack it.""")
     clauseRegistrySha256: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The SHA-256 of the canonical form of the clause registry the run used.""")
     selection: ReportSelection = Field(default=..., description="""Which vectors were selected.""")
@@ -493,6 +516,7 @@ class ReportCase(ConfiguredBaseModel):
     comparison: Annotated[Optional[Comparison], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The vector's number comparison rules, when it declares them.""")
     actual: ReportActual = Field(default=..., description="""What the implementation gave back.""")
     mismatches: list[ReportMismatch] = Field(default=..., description="""Where the answer departs from the expectation (empty when it matched).""")
+    messageDifferences: Annotated[Optional[list[ReportMismatch]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""Messages the implementation worded otherwise than the vector, where no clause the vector cites quotes the message: informative, shown beside the case and never a failure (KIT-VEC-3). Absent when every message matched.""")
     xfailReason: Annotated[Optional[JsonStr], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The reason given in the expected-failures list, when the case is listed there.""")
     durationMs: Annotated[JsonFloat, Field(ge=0)] = Field(default=..., description="""How long the case took, in milliseconds.""")
     reproduce: JsonStr = Field(default=..., description="""The command that runs this one case again.""")
@@ -609,7 +633,70 @@ class VectorManifest(ConfiguredBaseModel):
     files: list[ManifestEntry] = Field(default=..., description="""Every file under the vectors folder except the manifest itself, sorted by path.""")
     clauseRegistry: ManifestEntry = Field(default=..., description="""The clause registry the vectors cite, by the SHA-256 of its canonical form.""")
     schemas: list[ManifestEntry] = Field(default=..., description="""Every generated JSON Schema, by the SHA-256 of its canonical form, sorted by path.""")
+    vectorSetVersion: Annotated[Optional[Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]{0,8})\\.(0|[1-9][0-9]{0,8})\\.(0|[1-9][0-9]{0,8})$')]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""The version of the vector set (vectors/VERSION), which `apconform check` reports; absent in manifests made before vector sets were versioned and in a suite without a VERSION file.""")
+    expectations: Annotated[Optional[VectorSetState], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""What every vector expects and every clause requires, by digest, so that two manifests can be compared vector by vector and clause by clause (`apconform vectors diff`); absent in older manifests.""")
     signature: Ed25519Signature = Field(default=..., description="""The Ed25519 signature over every other member.""")
+
+
+class VectorSetState(ConfiguredBaseModel):
+    """
+    The expectations of a vector set by digest: per vector the clauses it cites and the digest of everything that decides its outcome, per clause its level, status and the digest of its quote.
+    """
+    vectors: list[VectorFingerprint] = Field(default=..., description="""Every vector, sorted by id.""")
+    clauses: list[ClauseFingerprint] = Field(default=..., description="""Every clause of the registry the vectors cite, sorted by id.""")
+
+
+class VectorFingerprint(ConfiguredBaseModel):
+    """
+    One vector's expectation, by digest.
+    """
+    id: Annotated[JsonStr, Field(pattern='^[a-z0-9][a-z0-9._-]*$', max_length=128)] = Field(default=..., description="""The vector's id.""")
+    clauses: list[Annotated[JsonStr, Field(pattern='^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$')]] = Field(default=..., description="""The clauses it cites, in its own order.""")
+    sha256: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The SHA-256 of the RFC 8785 form of the vector without its description and clauses: operation, input, expectation, comparison rules, tags and versions.""")
+
+
+class ClauseFingerprint(ConfiguredBaseModel):
+    """
+    One clause's requirement, by digest.
+    """
+    id: Annotated[JsonStr, Field(pattern='^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$')] = Field(default=..., description="""The clause id.""")
+    level: RequirementLevel = Field(default=..., description="""How binding it is.""")
+    status: ClauseStatus = Field(default=..., description="""Whether it is in force.""")
+    quoteSha256: Annotated[JsonStr, Field(pattern='^[0-9a-f]{64}$')] = Field(default=..., description="""The SHA-256 of its quote's UTF-8 bytes.""")
+
+
+class VectorReleases(ConfiguredBaseModel):
+    """
+    The release history of the kit's vector set (vectors/RELEASES.json), written by `apconform-dev gen` and never by hand: one entry per version with what changed since the version before, and the expectations of the latest version, against which the next change is measured. vectors/CHANGELOG.md is rendered from it.
+    """
+    schemaVersion: Literal['apconform-vector-releases/1'] = Field(default=..., description="""Always \"apconform-vector-releases/1\".""")
+    releases: Annotated[list[VectorRelease], Field(min_length=1)] = Field(default=..., description="""Every version, oldest first.""")
+    state: VectorSetState = Field(default=..., description="""The expectations of the latest version.""")
+
+
+class VectorRelease(ConfiguredBaseModel):
+    """
+    One version of the vector set and what changed since the one before.
+    """
+    version: Annotated[JsonStr, Field(pattern='^(0|[1-9][0-9]{0,8})\\.(0|[1-9][0-9]{0,8})\\.(0|[1-9][0-9]{0,8})$')] = Field(default=..., description="""The version.""")
+    requires: VersionStep = Field(default=..., description="""The smallest step its changes require: major (an expectation changed, or a vector or clause was removed or changed), minor (vectors or clauses only added), patch (no expectation changed), or first (the first versioned release).""")
+    vectorCount: Annotated[JsonInt, Field(ge=0)] = Field(default=..., description="""How many vectors the version holds.""")
+    clauseCount: Annotated[JsonInt, Field(ge=0)] = Field(default=..., description="""How many clauses its registry holds.""")
+    vectorsAdded: list[VectorChange] = Field(default=..., description="""Vectors new in this version, with the clauses they cite.""")
+    vectorsRemoved: list[VectorChange] = Field(default=..., description="""Vectors the version no longer holds, with the clauses they cited.""")
+    vectorsChanged: list[VectorChange] = Field(default=..., description="""Vectors whose expectation (or input, operation or citations) changed.""")
+    clausesAdded: list[Annotated[JsonStr, Field(pattern='^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$')]] = Field(default=..., description="""Clauses new in this version.""")
+    clausesRemoved: list[Annotated[JsonStr, Field(pattern='^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$')]] = Field(default=..., description="""Clauses the registry no longer holds.""")
+    clausesChanged: list[Annotated[JsonStr, Field(pattern='^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$')]] = Field(default=..., description="""Clauses whose quote, level or status changed.""")
+
+
+class VectorChange(ConfiguredBaseModel):
+    """
+    One vector added, removed or changed in a version.
+    """
+    id: Annotated[JsonStr, Field(pattern='^[a-z0-9][a-z0-9._-]*$', max_length=128)] = Field(default=..., description="""The vector's id.""")
+    clauses: list[Annotated[JsonStr, Field(pattern='^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$')]] = Field(default=..., description="""The clauses it cites (for a removed vector, cited).""")
+    clausesBefore: Annotated[Optional[list[Annotated[JsonStr, Field(pattern='^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$')]]], BeforeValidator(refuse_null), NOT_NULL] = Field(default=None, description="""For a changed vector whose citations changed, the clauses it cited before.""")
 
 
 class ManifestEntry(ConfiguredBaseModel):

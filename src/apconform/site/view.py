@@ -104,12 +104,13 @@ class LedgerView:
         return history_document([e.summary for e in mine if e.summary is not None], outcomes)
 
     def profiles(self) -> list[SiteEntry]:
-        """The latest current AP-1 score report of each model, by model."""
+        """The latest current AP-1 score report of each subject (the model, and for a run
+        imported from another harness such as Inspect AI, who ran it), by model."""
         latest: dict[str, SiteEntry] = {}
         for item in self.shown("ap1-score-report"):
             if item.current:
-                latest[str((item.facts or {})["model"])] = item
-        return [latest[model] for model in sorted(latest)]
+                latest[str((item.facts or {})["subject"])] = item
+        return sorted(latest.values(), key=lambda e: (str((e.facts or {})["model"]), e.seq))
 
     def apx_results(self) -> list[SiteEntry]:
         return [e for e in self.shown("apx-result") if e.current]

@@ -28,6 +28,7 @@ from apconform.api.routing import (
     route_doc,
 )
 from apconform.conformance.compare import match_answer, match_refusal
+from apconform.conformance.vectors import LoadedVector
 from apconform.core.errors import ApconformError
 from apconform.core.validation import validate_document
 from apconform.models.api import (
@@ -163,7 +164,7 @@ async def list_vectors(
     return JsonResponse(dump_json({"count": len(chosen), "vectors": chosen}))
 
 
-def _vector(catalog: Catalog, vector_id: str) -> Any:
+def _vector(catalog: Catalog, vector_id: str) -> LoadedVector:
     found = catalog.vectors.get(vector_id)
     if found is None:
         raise ApconformError(
@@ -193,27 +194,39 @@ async def get_vector(
 
 def check_submission(catalog: Catalog, value: Any) -> dict[str, Any]:
     """Validate one submission and compare it with its vector's expectation."""
-    return _checked(value, lambda vector_id: _vector(catalog, vector_id).vector)
+    return _checked(value, lambda vector_id: _vector(catalog, vector_id))
 
 
-def _checked(value: Any, vector_of: Callable[[str], Vector]) -> dict[str, Any]:
+def _checked(value: Any, vector_of: Callable[[str], LoadedVector]) -> dict[str, Any]:
     if isinstance(value, dict) and "refusal" in value:
         refusal = validate_document(CheckRefusalRequest, value, what="refusal submission")
         vector_id = refusal.vectorId
-        vector = vector_of(vector_id)
-        mismatches = match_refusal(vector.expected, refusal.refusal.code, refusal.refusal.message)
+        loaded = vector_of(vector_id)
+        found = match_refusal(
+            loaded.vector.expected,
+            refusal.refusal.code,
+            refusal.refusal.message,
+            messages=loaded.messages,
+        )
     else:
         answer = validate_document(CheckAnswerRequest, value, what="answer submission")
         vector_id = answer.vectorId
-        vector = vector_of(vector_id)
-        mismatches = match_answer(vector.expected, answer.answer, vector.comparison)
-    return {
+        loaded = vector_of(vector_id)
+        found = match_answer(
+            loaded.vector.expected, answer.answer, loaded.vector.comparison, loaded.messages
+        )
+    mismatches = [m.to_dict() for m in found if not m.informative]
+    result: dict[str, Any] = {
         "vectorId": vector_id,
-        "operation": vector.operation,
-        "clauses": list(vector.clauses),
+        "operation": loaded.vector.operation,
+        "clauses": list(loaded.vector.clauses),
         "verdict": "fail" if mismatches else "pass",
-        "mismatches": [mismatch.to_dict() for mismatch in mismatches],
+        "mismatches": mismatches,
     }
+    worded = [m.to_dict() for m in found if m.informative]
+    if worded:
+        result["messageDifferences"] = worded
+    return result
 
 
 @router.post(
@@ -245,10 +258,15 @@ def _response_examples() -> dict[str, dict[str, dict[str, Any]]]:
     the answer to ``?operation=`` the example vector's operation (the whole list is long).
     """
     from apconform.api.catalog import vector_summary, version_report
-    from apconform.api.examples import answer_examples, shipped_vectors, vector_document
+    from apconform.api.examples import (
+        answer_examples,
+        loaded_vector,
+        shipped_vectors,
+        vector_document,
+    )
     from apconform.conformance.clauses import load_clause_registry
 
-    checked = answer_examples(CHECK_EXAMPLES, lambda value: _checked(value, vector_document))
+    checked = answer_examples(CHECK_EXAMPLES, lambda value: _checked(value, loaded_vector))
     clauses = load_clause_registry()
     listed = [
         vector_summary(item)

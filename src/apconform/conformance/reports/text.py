@@ -26,6 +26,11 @@ _LABELS = {
 }
 
 
+def _set_version(header: dict[str, Any]) -> str:
+    """The vector set's version, as the manifest states it (a report may predate versions)."""
+    return str(header.get("vectorSetVersion") or "unversioned")
+
+
 def _short(value: Any, limit: int = 60) -> str:
     text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= limit else text[: limit - 3] + "..."
@@ -153,7 +158,8 @@ def render_pretty(records: list[dict[str, Any]]) -> str:
     lines = [
         f"apconform check {header['target']}",
         f"  implementation {impl['name']} {impl['version']} ({impl['language']})",
-        f"  kit {header['kit']['version']}, vector manifest {header['vectorManifestSha256'][:16]}, "
+        f"  kit {header['kit']['version']}, vector set {_set_version(header)}, "
+        f"vector manifest {header['vectorManifestSha256'][:16]}, "
         f"clause registry {header['clauseRegistrySha256'][:16]}",
     ]
     for case in cases:
@@ -195,6 +201,7 @@ def render_markdown(records: list[dict[str, Any]]) -> str:
         f"{impl['name']} {impl['version']}",
         "",
         f"Target `{header['target']}`; kit {header['kit']['version']}; "
+        f"vector set {_set_version(header)}; "
         f"vector manifest `{header['vectorManifestSha256'][:16]}`; "
         f"clause registry `{header['clauseRegistrySha256'][:16]}`; "
         f"{header['startedAt']} to {footer['finishedAt']}.",
