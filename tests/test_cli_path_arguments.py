@@ -567,3 +567,23 @@ def test_a_fifo_or_dev_zero_is_refused_at_once(
         if kind == "input-file":
             assert first.startswith("error APC-FILE-NOT-REGULAR"), (argv, err[-2000:])
             assert "not a regular file" in first, (argv, err[-2000:])
+
+
+@POSIX
+@pytest.mark.parametrize("member", ["smoke_run.jsonl", "report.md"])
+def test_a_fifo_inside_the_reference_output_folder_is_refused(
+    member: str, world: World, tmp_path: Path
+) -> None:
+    """The files the import finds in the folder it is given go through the same reader."""
+    folder = tmp_path / "run"
+    shutil.copytree(world.reference.folder, folder)
+    (folder / member).unlink()
+    os.mkfifo(folder / member)
+    argv = _reference(world)
+    argv[argv.index(str(world.reference.folder))] = str(folder)
+    status, _, err = run_cli(argv)
+    assert status is not None, f"hung: apconform {' '.join(argv)}"
+    assert status == 2, err
+    assert err.startswith(
+        f"error APC-FILE-NOT-REGULAR: {folder / member}: is a named pipe (FIFO), not a regular file"
+    ), err
