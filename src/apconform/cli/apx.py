@@ -142,13 +142,13 @@ def _cmd_preregister(args: argparse.Namespace) -> int:
 
 def _cmd_check_preregistration(args: argparse.Namespace) -> int:
     from apconform.apx.population import check_preregistration
+    from apconform.core.trust import trust_anchors, verify_trusted
 
+    # the keys named are read (and a bad trust file refused) whether or not the document is signed
+    anchors = trust_anchors(args.trusted_key, args.trust_file)
     checked = check_preregistration(read_document(args.file))
     statement = "unsigned"
     if "signature" in checked:
-        from apconform.core.trust import trust_anchors, verify_trusted
-
-        anchors = trust_anchors(args.trusted_key, args.trust_file)
         statement = "signature valid; " + verify_trusted(checked, anchors)
     report = {"valid": True, "hash": checked["hash"], "signature": statement}
     table = f"preregistration valid: hash {checked['hash']}; {statement}\n"

@@ -30,6 +30,7 @@ __all__ = [
     "DOCUMENT_COMMANDS",
     "EXIT_STATUSES",
     "INPUT_PATHS",
+    "PATH_KINDS",
     "SERVERS",
     "apply_convention",
     "check_input_paths",
@@ -109,6 +110,26 @@ reading JSON through the bounded loader refuse a missing file themselves.
 """
 
 
+PATH_KINDS: dict[str, str] = {
+    "run_dir": "directory",
+    "inputs": "directory",
+    "output_folder": "directory",
+    "vectors": "directory",
+    "resume": "directory",
+    "output": "output",
+    "output_dir": "output",
+    "badge": "output",
+    "plot": "output",
+}
+"""Arguments (by destination name, in every command) that name a folder to read or a path
+to write, checked before the command runs: a FIFO, a device or a socket there is refused
+(exit 2) instead of hanging a write or being replaced by one (``refuse_special``). Files a
+command reads are opened by the bounded reader itself (``core/files.py``)."""
+
+_WRITTEN: dict[tuple[str, ...], tuple[str, ...]] = {("key", "generate"): ("path",)}
+"""Positional paths a command writes, checked like the outputs above."""
+
+
 _NAMED = {
     "before": "earlier report (the first path)",
     "after": "later report (the second path)",
@@ -120,13 +141,25 @@ _NAMED = {
 
 
 def check_input_paths(args: argparse.Namespace) -> None:
-    """Refuse (APC-FILE-NOT-FOUND, exit 2) a named input path that does not exist."""
+    """Refuse (exit 2) a named path that is a device, FIFO or socket where a folder or an
+    output is expected (see :data:`PATH_KINDS`), a ledger path that is not a regular file,
+    and a named input path that does not exist (APC-FILE-NOT-FOUND)."""
     import os
 
     from apconform.core.errors import ApconformError
-    from apconform.core.files import FILE_NOT_FOUND
+    from apconform.core.files import FILE_NOT_FOUND, refuse_special
 
-    for dest in INPUT_PATHS.get(getattr(args, "_command", ()), ()):
+    command = getattr(args, "_command", ())
+    checks = [*PATH_KINDS.items(), *((dest, "output") for dest in _WRITTEN.get(command, ()))]
+    for dest, expect in checks:
+        value = getattr(args, dest, None)
+        for named in value if isinstance(value, list) else [value]:
+            if isinstance(named, str) and named != "-":
+                refuse_special(named, expect=expect)
+    ledger = getattr(args, "ledger", None)
+    if isinstance(ledger, str) and "://" not in ledger:
+        refuse_special(ledger, expect="file")
+    for dest in INPUT_PATHS.get(command, ()):
         value = getattr(args, dest, None)
         for named in value if isinstance(value, list) else [value]:
             if named is not None and named != "-" and not os.path.lexists(named):

@@ -27,6 +27,7 @@ from apconform.core.jsonload import DEFAULT_LIMITS, Limits, loads, size_error
 
 __all__ = [
     "FILE_IS_LINK",
+    "FILE_NOT_DIRECTORY",
     "FILE_NOT_FOUND",
     "FILE_NOT_REGULAR",
     "FILE_NOT_TEXT",
@@ -39,6 +40,7 @@ __all__ = [
     "read_file",
     "read_stream",
     "read_text",
+    "refuse_special",
 ]
 
 FILE_NOT_FOUND = define_code(
@@ -51,6 +53,12 @@ FILE_NOT_REGULAR = define_code(
     "The path is not a regular file",
     "Give the path of a regular file, not a directory, device or pipe; "
     "use '-' to read from standard input where the command supports it.",
+)
+FILE_NOT_DIRECTORY = define_code(
+    "APC-FILE-NOT-DIRECTORY",
+    "The path is not a folder",
+    "Give the path of a folder (a run directory, an inputs folder, a vector folder), "
+    "not a file, device or pipe.",
 )
 FILE_UNREADABLE = define_code(
     "APC-FILE-UNREADABLE",
@@ -119,6 +127,39 @@ def _too_large(name: str, what: str, limit: int, size: int | None) -> ApconformE
         f"{name}: the file {measured}; the limit for {what} is {limit:,} bytes",
         context={"source": name, "limit": limit, "size": size},
     )
+
+
+def refuse_special(path: str | os.PathLike[str], *, expect: str, source: str | None = None) -> None:
+    """Refuse at once a named path that exists and is not what the command expects.
+
+    ``expect`` is ``"directory"`` (a folder to read), ``"file"`` (a regular file) or
+    ``"output"`` (a file or folder the command writes: either may exist, a device, a
+    FIFO or a socket may not, since writing would block on it or replace it). A
+    missing path passes: the command reports or creates it. Only ``stat`` is
+    called, which never blocks, and links are followed to what they name.
+    """
+    name = source if source is not None else os.fspath(path)
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return
+    except OSError:
+        return  # the command's own reader reports what it cannot open
+    if expect == "directory":
+        if not stat.S_ISDIR(mode):
+            kind = "a regular file" if stat.S_ISREG(mode) else _describe_mode(mode)
+            raise ApconformError(
+                FILE_NOT_DIRECTORY, f"{name}: is {kind}, not a folder", context={"source": name}
+            )
+    elif expect == "file":
+        if not stat.S_ISREG(mode):
+            raise _not_regular(name, _describe_mode(mode))
+    elif not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        raise ApconformError(
+            FILE_NOT_REGULAR,
+            f"{name}: is {_describe_mode(mode)}, not a regular file or folder to write",
+            context={"source": name},
+        )
 
 
 def open_regular(

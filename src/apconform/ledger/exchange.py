@@ -17,8 +17,6 @@ naming the entry it came from.
 from __future__ import annotations
 
 import json
-import os
-import stat
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -28,6 +26,7 @@ from sqlalchemy import select
 
 from apconform.core.canonical import canonical_bytes, sha256_bytes
 from apconform.core.errors import ApconformError, DocumentRefused
+from apconform.core.files import read_file, read_stream
 from apconform.core.jsonload import loads
 from apconform.core.validation import validate_document
 from apconform.ledger.admission import check_order
@@ -56,20 +55,20 @@ __all__ = [
 ]
 
 
+EXPORT_LIMIT = 1 << 30
+"""The largest export file ``ledger import`` reads (1 GiB)."""
+
+
 def read_export(source: str) -> list[bytes]:
-    """The lines of an export file (a regular file, not a link or device) or of stdin ("-")."""
+    """The lines of an export file (a regular file, not a link or device) or of stdin ("-"),
+    read through the kit's bounded, non-blocking reader."""
     if source == "-":
-        return sys.stdin.buffer.read().splitlines()
-    try:
-        info = os.lstat(source)
-        if not stat.S_ISREG(info.st_mode):
-            raise ApconformError(LEDGER_IMPORT, f"{source} is not a regular file")
-        with open(source, "rb") as handle:
-            return handle.read().splitlines()
-    except OSError as exc:
-        raise ApconformError(
-            LEDGER_IMPORT, f"cannot read {source}: {exc.strerror or exc}"
-        ) from None
+        return read_stream(
+            sys.stdin.buffer, max_bytes=EXPORT_LIMIT, what="a ledger export"
+        ).splitlines()
+    return read_file(
+        source, max_bytes=EXPORT_LIMIT, what="a ledger export", follow_links=False
+    ).splitlines()
 
 
 def export_records(ledger: Ledger, out: TextIO, *, since: int = 1) -> int:

@@ -8,12 +8,13 @@ the file name.
 
 from __future__ import annotations
 
+import os
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 from apconform.core.errors import ApconformError, define_code
-from apconform.core.files import load_path
+from apconform.core.files import load_path, open_regular
 from apconform.core.jsonload import Limits
 from apconform.results.records import read_jsonl
 
@@ -79,8 +80,8 @@ def detect_kind(document: Any, *, source: str = "the document") -> ResultKind:
 def _is_json_lines(path: Path) -> bool:
     """JSON lines when the file's first line is a whole JSON object and more lines follow."""
     try:
-        with path.open("rb") as handle:
-            first = handle.readline().strip()
+        with os.fdopen(open_regular(path), "rb") as handle:
+            first = handle.readline(RESULT_LIMITS.max_bytes + 1).strip()
             rest = handle.read(4096).strip()
     except OSError:
         return False  # the loader below reports the problem with its own code

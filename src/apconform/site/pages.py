@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
-from html import escape
 from typing import TYPE_CHECKING, Any
 
+from apconform.core.escaping import escape_html as escape
 from apconform.core.signing import key_id
 from apconform.results import DimensionFigure, origin_label, profile_figures
 from apconform.site.style import CSS, OUTCOME_LABELS

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from apconform.core.errors import ApconformError, define_code
-from apconform.core.files import open_binary
+from apconform.core.files import open_binary, refuse_special
 
 __all__ = [
     "LOG_SIZE",
@@ -229,6 +229,7 @@ def _check_archive(path: Path, name: str) -> None:
 def private_copy(path: Path) -> Iterator[LogCopy]:
     """A checked private copy of the log at ``path`` (see the module docstring), removed after."""
     name = str(path)
+    refuse_special(path, expect="file")  # a device or FIFO is refused as one, whatever its name
     suffix = path.suffix.lower()
     if suffix not in (".eval", ".json"):
         raise ApconformError(

@@ -48,7 +48,7 @@ from apconform.core.errors import (
     define_code,
     registered_codes,
 )
-from apconform.core.files import open_binary
+from apconform.core.files import open_binary, refuse_special
 from apconform.core.indented import indented_chunks
 from apconform.core.memory import release_free_memory
 from apconform.core.validation import validate_document
@@ -142,6 +142,8 @@ def score_transcript(
     With ``run_dir`` the transcript is that run directory's, opened without
     following a link; otherwise it is a file the user named (a regular file).
     """
+    if run_dir is None:
+        refuse_special(transcript, expect="file")  # a FIFO or device: refused, never opened
     if run_dir is None and not transcript.is_file():
         raise ApconformError(SCORE_INPUT, f"{transcript} is not a transcript file")
     reader = (

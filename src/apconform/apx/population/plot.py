@@ -8,8 +8,9 @@ prints is escaped.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from html import escape
 from typing import Any
+
+from apconform.core.escaping import escape_html as escape
 
 __all__ = ["power_svg"]
 

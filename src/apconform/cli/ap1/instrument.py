@@ -51,15 +51,15 @@ def _input_paths(args: argparse.Namespace) -> Any:
     )
 
 
-def _seal(args: argparse.Namespace, paths: Any) -> dict[str, Any]:
+def _seal(args: argparse.Namespace, paths: Any, key: Any = None) -> dict[str, Any]:
     from apconform.ap1.inputs.files import load_inputs
     from apconform.ap1.seal.build import write_sealed_run
-    from apconform.core.signing import load_signing_key
 
     output = _output_dir(args.output_dir)
     assert output is not None  # both commands require it before sealing
     inputs = load_inputs(paths, endpoint=args.endpoint, model=args.model)
-    key = load_signing_key(Path(args.sign_key)) if getattr(args, "sign_key", None) else None
+    if key is None:
+        key = _signing_key(getattr(args, "sign_key", None))
     record = write_sealed_run(output, inputs, sign_key=key)
     print(f"sealed {args.output_dir}: seal {record['sealHash']}")
     plan = record["plan"]
@@ -129,6 +129,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
     if args.concurrency < 1:
         raise UsageError("--concurrency must be at least 1")
+    # The key files are read first: a bad one is refused before the endpoint is reached.
+    seal_key, sign_with = _signing_key(args.sign_key), _signing_key(args.sign_with)
     paths = None
     if args.resume:
         if args.output_dir or _input_paths(args) is not None or args.endpoint or args.model:
@@ -145,7 +147,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         paths = _input_paths(args)
         if paths is not None:
             _check_endpoint(args, paths)  # before the run directory is written
-            _seal(args, paths)
+            _seal(args, paths, seal_key)
         elif args.endpoint or args.model:
             raise UsageError(
                 "--endpoint and --model apply when sealing; a sealed run cannot change them"
@@ -164,7 +166,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         resume=bool(args.resume),
         allow_plain_http_key=args.send_api_key_over_plain_http_to_remote_host,
         failure_limit=args.stop_after_failures,
-        sign_with=_signing_key(args.sign_with),
+        sign_with=sign_with,
     )
     with stop_signals():  # `kill PID` stops the run as cleanly as Ctrl-C, resumably
         result = run_sealed(run_dir, options)

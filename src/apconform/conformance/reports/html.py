@@ -20,12 +20,13 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from html import escape
 from typing import Any
 
 from apconform.conformance.compare import resolve_pointer
 from apconform.conformance.reports.text import case_reason
 from apconform.conformance.summary import OUTCOMES, count_outcomes, must_clauses_text
+from apconform.core.escaping import escape_html as escape
+from apconform.core.escaping import json_island
 
 __all__ = ["DOCS_SITE", "clause_sort_key", "render_html"]
 
@@ -406,7 +407,7 @@ def render_html(records: list[dict[str, Any]], *, docs_site: str = DOCS_SITE) ->
         )
         sections.append(f"<h2>{escape(protocol)}: {len(own)} clauses ({levels})</h2>")
         sections.extend(_clause_html(c, mine, r, docs_site, anchored) for c, mine, r in own)
-    embedded = json.dumps(records, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    embedded = json_island(records)
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'

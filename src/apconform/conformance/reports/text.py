@@ -13,6 +13,7 @@ import textwrap
 from typing import Any
 
 from apconform.conformance.summary import must_clauses_text
+from apconform.core.escaping import markdown_cell, markdown_code, markdown_text, one_line
 
 __all__ = ["case_details", "case_reason", "render_markdown", "render_pretty", "verdict_line"]
 
@@ -156,9 +157,10 @@ def render_pretty(records: list[dict[str, Any]]) -> str:
     header, cases, footer = records[0], records[1:-1], records[-1]
     impl = header["implementation"]
     lines = [
-        f"apconform check {header['target']}",
-        f"  implementation {impl['name']} {impl['version']} ({impl['language']})",
-        f"  kit {header['kit']['version']}, vector set {_set_version(header)}, "
+        f"apconform check {one_line(header['target'])}",
+        f"  implementation {one_line(impl['name'])} {one_line(impl['version'])} "
+        f"({one_line(impl['language'])})",
+        f"  kit {header['kit']['version']}, vector set {one_line(_set_version(header))}, "
         f"vector manifest {header['vectorManifestSha256'][:16]}, "
         f"clause registry {header['clauseRegistrySha256'][:16]}",
     ]
@@ -182,13 +184,13 @@ def render_pretty(records: list[dict[str, Any]]) -> str:
                     "  note: ",
                 )
             )
-    lines.extend(f"  problem: {problem}" for problem in footer["problems"])
+    lines.extend(f"  problem: {one_line(problem)}" for problem in footer["problems"])
     lines.append(verdict_line(records))
     return "\n".join(lines) + "\n"
 
 
 def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ").replace("<", "&lt;")
+    return markdown_cell(text)
 
 
 def render_markdown(records: list[dict[str, Any]]) -> str:
@@ -198,10 +200,10 @@ def render_markdown(records: list[dict[str, Any]]) -> str:
     partial = "" if header["selection"].get("complete", True) else " (partial run: --only)"
     lines = [
         f"## {mark} {footer['verdict'].upper()}{partial}: apconform conformance of "
-        f"{impl['name']} {impl['version']}",
+        f"{markdown_text(impl['name'])} {markdown_text(impl['version'])}",
         "",
-        f"Target `{header['target']}`; kit {header['kit']['version']}; "
-        f"vector set {_set_version(header)}; "
+        f"Target {markdown_code(header['target'])}; kit {markdown_text(header['kit']['version'])}; "
+        f"vector set {markdown_text(_set_version(header))}; "
         f"vector manifest `{header['vectorManifestSha256'][:16]}`; "
         f"clause registry `{header['clauseRegistrySha256'][:16]}`; "
         f"{header['startedAt']} to {footer['finishedAt']}.",
@@ -212,7 +214,7 @@ def render_markdown(records: list[dict[str, Any]]) -> str:
     for summary in footer["protocols"]:
         c = summary["counts"]
         lines.append(
-            f"| {summary['protocol']} | {c['pass']} | {c['fail']} | {c['skipped']} | "
+            f"| {_cell(summary['protocol'])} | {c['pass']} | {c['fail']} | {c['skipped']} | "
             f"{c['errored']} | {c['xfail']} | {c['xpass']} | "
             f"{must_clauses_text(summary)} | {summary['verdict']} |"
         )
@@ -232,7 +234,8 @@ def render_markdown(records: list[dict[str, Any]]) -> str:
         lines += ["", "| Outcome | Vector | Clauses | Why |", "|---|---|---|---|"]
         for case in notable:
             lines.append(
-                f"| {case['outcome']} | `{case['vector']}` | {', '.join(case['clauses'])} | "
+                f"| {case['outcome']} | {markdown_code(case['vector'])} | "
+                f"{_cell(', '.join(case['clauses']))} | "
                 f"{_cell(case_reason(case))} |"
             )
     return "\n".join(lines) + "\n"

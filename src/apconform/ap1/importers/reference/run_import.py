@@ -13,8 +13,6 @@ verdicts written beside them. A refusal writes nothing.
 from __future__ import annotations
 
 import json
-import os
-import stat
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -39,6 +37,7 @@ from apconform.ap1.transcript.chain import TranscriptWriter
 from apconform.ap1.transcript.head import head_document, write_head
 from apconform.core.canonical import sha256_bytes
 from apconform.core.errors import ApconformError, define_code
+from apconform.core.files import read_file
 from apconform.core.jsonload import Limits, loads
 from apconform.core.validation import validate_document
 from apconform.models.ap1 import Ap1ImportRecord, Ap1ReferenceVerdict
@@ -110,27 +109,8 @@ class ImportedRun:
 
 
 def _read_bytes(path: Path, limit: int, what: str) -> bytes:
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
-    except OSError as exc:
-        raise ApconformError(
-            IMPORT_FILES, f"{what} {path}: {exc.strerror or 'cannot be opened'}"
-        ) from None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise ApconformError(IMPORT_FILES, f"{what} {path} is not a regular file")
-        chunks, total = [], 0
-        while True:
-            chunk = os.read(fd, 1 << 20)
-            if not chunk:
-                break
-            total += len(chunk)
-            if total > limit:
-                raise ApconformError(IMPORT_FILES, f"{what} {path} is larger than {limit} bytes")
-            chunks.append(chunk)
-    finally:
-        os.close(fd)
-    return b"".join(chunks)
+    """The bytes of one named file, through the kit's bounded, non-blocking reader."""
+    return read_file(path, max_bytes=limit, what=what)
 
 
 def _json_file(path: Path, what: str, limits: Limits | None = None) -> Any:

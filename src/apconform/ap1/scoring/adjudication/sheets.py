@@ -14,7 +14,6 @@ from __future__ import annotations
 import csv
 import hashlib
 import heapq
-import html
 import io
 import itertools
 from collections.abc import Callable, Iterable, Iterator
@@ -23,6 +22,7 @@ from typing import Any
 
 from apconform.ap1.scoring.context import ScoringInputs
 from apconform.ap1.scoring.measures.answers import ANSWER_OUTCOMES
+from apconform.core.escaping import escape_html
 from apconform.core.spill import RecordFile
 from apconform.core.spooled import MappedRows, RowStream
 
@@ -291,11 +291,11 @@ def sheet_key(rows: Rows, seal_hash: str) -> dict[str, Any]:
 @lru_cache(maxsize=1024)
 def _escape_shared(text: str) -> str:
     """Escape a text that repeats across rows (an item's question and data, a reason)."""
-    return html.escape(text)
+    return escape_html(text)
 
 
 def _block(row: dict[str, Any], number: int) -> str:
-    e, shared = html.escape, _escape_shared
+    e, shared = escape_html, _escape_shared
     marks = _marks(row["dimension"])
     accuracy = ""
     if row["dimension"] == "D1":
@@ -324,11 +324,11 @@ def _block(row: dict[str, Any], number: int) -> str:
 
 @lru_cache(maxsize=16)
 def _marks(dimension: str) -> str:
-    return "".join(f"<label>&#9744; {html.escape(m)}</label>" for m in RUBRICS[dimension])
+    return "".join(f"<label>&#9744; {escape_html(m)}</label>" for m in RUBRICS[dimension])
 
 
 def _html_head(count: int, scorer: int, seal_hash: str) -> str:
-    guide = "".join(f"<li><b>{d}</b>: {html.escape(t)}</li>" for d, t in _GUIDE.items())
+    guide = "".join(f"<li><b>{d}</b>: {escape_html(t)}</li>" for d, t in _GUIDE.items())
     return (
         "<!DOCTYPE html><html lang=en><head><meta charset=utf-8>"
         f"<title>AP-1 adjudication sheet, scorer {scorer}</title><style>"
@@ -340,7 +340,7 @@ def _html_head(count: int, scorer: int, seal_hash: str) -> str:
         ".box{border:1px solid #999;height:4em}@media print{section{page-break-inside:avoid}}"
         "</style></head><body>"
         f"<h1>AP-1 adjudication sheet &mdash; scorer {scorer}</h1>"
-        f"<p>Seal {html.escape(seal_hash)}. {count} row(s). Score each row on your own, "
+        f"<p>Seal {escape_html(seal_hash)}. {count} row(s). Score each row on your own, "
         "without seeing the other scorer's marks; the condition of each row is not shown. Enter "
         f"your marks in the CSV sheet with the same row ids.</p><ul>{guide}</ul>"
     )

@@ -10,11 +10,11 @@ pattern, so the chart reads in greyscale too. Label widths come from
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 from typing import Any
 
 from apconform.ap1.scoring.report.text_metrics import FONT_FAMILY, text_width
+from apconform.core.escaping import escape_html
 
 __all__ = ["PALETTE", "chart_svg", "chart_title", "stacked_chart"]
 
@@ -86,7 +86,7 @@ def _text(
         attributes.append('stroke="#fff" stroke-width="3" paint-order="stroke"')
     if klass:
         attributes.append(f'class="{klass}"')
-    return f"<text {' '.join(attributes)}>{html.escape(text)}</text>"
+    return f"<text {' '.join(attributes)}>{escape_html(text)}</text>"
 
 
 def _swatch(x: float, y: float, w: float, h: float, style: tuple[str, str], ids: str) -> str:
@@ -168,8 +168,8 @@ def stacked_chart(
             bars.append(
                 f'<g class="segment">{_swatch(x0, y0, w, _BAR, _style(label, labels), ids)}'
                 f'<rect x="{x0:.1f}" y="{y0:.1f}" width="{w:.1f}" height="{_BAR}" fill="none" '
-                f'stroke="#333" stroke-width=".6"/><title>{html.escape(name)}: '
-                f"{html.escape(names.get(label, label))} {value}</title></g>"
+                f'stroke="#333" stroke-width=".6"/><title>{escape_html(name)}: '
+                f"{escape_html(names.get(label, label))} {value}</title></g>"
             )
             shown = str(value)
             if value != sum(counts.values()) and text_width(shown, _SIZE) + 6 <= w:
@@ -190,7 +190,7 @@ def stacked_chart(
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" role="img" width="{total_width}" '
         f'height="{height}" viewBox="0 0 {total_width} {height}" font-family="{FONT_FAMILY}" '
-        f'font-size="{_SIZE}"><title>{html.escape(title)}</title><defs>{patterns}</defs>'
+        f'font-size="{_SIZE}"><title>{escape_html(title)}</title><defs>{patterns}</defs>'
         + "".join(parts)
         + "".join(grid)
         + "".join(bars)

@@ -12,7 +12,6 @@ their cells, and the rows of a long table that share one value as a single line
 
 from __future__ import annotations
 
-import html
 import itertools
 import re
 from collections import Counter
@@ -21,6 +20,7 @@ from typing import Any
 from apconform.ap1.scoring.report.charts import chart_svg, chart_title
 from apconform.ap1.scoring.report.layout import layout
 from apconform.ap1.scoring.report.outline import Block, Cell, more_rows_text
+from apconform.core.escaping import escape_html
 
 __all__ = ["COLLAPSE_AT", "render_html"]
 
@@ -62,9 +62,9 @@ def _unbroken(text: str) -> str:
     def keep(match: re.Match[str]) -> str:
         token = match.group(0)
         if len(token) < 2 or not _BREAKABLE.search(token):
-            return html.escape(token)
+            return escape_html(token)
         klass = "nb long" if len(token) > _LONG else "nb"
-        return f'<span class="{klass}">{html.escape(token)}</span>'
+        return f'<span class="{klass}">{escape_html(token)}</span>'
 
     return _TOKEN.sub(keep, text)
 
@@ -84,17 +84,17 @@ def _cell(value: Cell) -> str:
 
 def _math(text: str) -> str:
     """Plain formula text as HTML: X_sub as an italic variable with a subscript, a true minus."""
-    escaped = html.escape(text).replace(" - ", " \u2212 ")
+    escaped = escape_html(text).replace(" - ", " \u2212 ")
     return _SYMBOL.sub(r"<var>\1</var><sub>\2</sub>", escaped)
 
 
 def _formula(f: dict[str, Any]) -> str:
     value = f["value"]
-    result = f"<b>{html.escape(value)}</b>" if value is not None else "UNDEFINED"
-    where = " and ".join(f"{_math(symbol)} = {html.escape(v)}" for symbol, v in f["where"])
+    result = f"<b>{escape_html(value)}</b>" if value is not None else "UNDEFINED"
+    where = " and ".join(f"{_math(symbol)} = {escape_html(v)}" for symbol, v in f["where"])
     return (
-        f'<p class="formula">{html.escape(f["name"])} = {_math(f["expression"])} = {result}, '
-        f"where {where} ({html.escape(f['note'])})</p>"
+        f'<p class="formula">{escape_html(f["name"])} = {_math(f["expression"])} = {result}, '
+        f"where {where} ({escape_html(f['note'])})</p>"
     )
 
 
@@ -144,28 +144,28 @@ def _groups(
 def _table(block: Block) -> str:
     if not block.rows:
         return "<p>(none)</p>"
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in block.headers)
+    head = "".join(f"<th>{escape_html(h)}</th>" for h in block.headers)
     groups, singles, others = _groups(block, block.limit)
     body = []
     for value, count, names in groups:
         shown = " \u2014 ".join(_cell(v) for v in value if v != "")
         body.append(
             f'<tr class="group"><td colspan="{len(block.headers)}"><span class="count">'
-            f"{count} {html.escape(block.noun)}</span>: {shown}<details><summary>which "
-            f"{html.escape(block.noun)}</summary>{_unbroken(names)}</details></td></tr>"
+            f"{count} {escape_html(block.noun)}</span>: {shown}<details><summary>which "
+            f"{escape_html(block.noun)}</summary>{_unbroken(names)}</details></td></tr>"
         )
     for row in singles:
         body.append("<tr>" + "".join(f"<td>{_cell(c)}</td>" for c in row) + "</tr>")
     thead = f"<thead><tr>{head}</tr></thead>" if any(block.headers) else ""
     out = f'<div class="tw"><table>{thead}<tbody>{"".join(body)}</tbody></table></div>'
     if others > len(singles):
-        out += f"<p>{html.escape(more_rows_text(others - len(singles)))}</p>"
+        out += f"<p>{escape_html(more_rows_text(others - len(singles)))}</p>"
     return out
 
 
 def render_html(doc: dict[str, Any]) -> str:
     """The report as one HTML page."""
-    e = html.escape
+    e = escape_html
     sections = layout(doc)
     nav = "".join(
         f'<a href="#{_anchor(n)}">{e(s.title)}</a>' for n, s in enumerate(sections) if n > 0

@@ -6,24 +6,24 @@ from typing import Any
 
 from apconform.ap1.scoring.report.layout import layout
 from apconform.ap1.scoring.report.outline import Cell, more_rows_text
+from apconform.core.escaping import markdown_cell, markdown_fence, markdown_text
 
 __all__ = ["render_markdown"]
 
 
 def _cell(value: Cell) -> str:
-    text = str(value)
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+    return markdown_cell(value)
 
 
 def render_markdown(doc: dict[str, Any]) -> str:
     """The report as Markdown."""
     lines: list[str] = []
     for number, section in enumerate(layout(doc)):
-        lines.append(("# " if number == 0 else "## ") + section.title)
+        lines.append(("# " if number == 0 else "## ") + markdown_text(section.title))
         lines.append("")
         for block in section.blocks:
             if block.kind in ("p", "formula"):
-                lines += [block.text, ""]
+                lines += [markdown_text(block.text), ""]
             elif block.kind == "table":
                 shown = block.rows if block.limit is None else block.rows[: block.limit]
                 if not shown:
@@ -36,5 +36,5 @@ def render_markdown(doc: dict[str, Any]) -> str:
                 if len(block.rows) > len(shown):
                     lines += [more_rows_text(len(block.rows) - len(shown)), ""]
             elif block.kind == "code":
-                lines += ["```json", block.text, "```", ""]
+                lines += [*markdown_fence(block.text, "json"), ""]
     return "\n".join(lines).rstrip("\n") + "\n"
