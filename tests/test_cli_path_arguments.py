@@ -480,7 +480,11 @@ def run_cli(argv: list[str], *, guard: float = GUARD) -> tuple[int | None, str, 
             status = 70
             try:
                 os.setpgid(0, 0)
-                limit = 2 << 30
+                # 2 GiB beyond what the child inherited: a long pytest session has already
+                # mapped more than that, and a fixed cap would fail every allocation
+                with open("/proc/self/statm", encoding="ascii") as statm:
+                    mapped = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+                limit = mapped + (2 << 30)
                 resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
                 null = os.open(os.devnull, os.O_RDONLY)
                 os.dup2(null, 0)

@@ -318,6 +318,7 @@ def _summary(modules: list[dict[str, Any]]) -> dict[str, Any]:
     killed = sum(m["killed"] + m["timeout"] for m in modules)
     excluded = sum(m["excluded"] for m in modules)
     pending = sum(m["pending"] for m in modules)
+    ungenerated = [m for m in modules if m["status"] == "not generated yet"]
     walled = [m["wall"] for m in modules if m["wall"] and m["wall"]["mutants"]]
     if walled:  # measured wall time, mutmut's start and clean runs included
         per_mutant: float | None = sum(w["seconds"] for w in walled) / sum(
@@ -334,10 +335,14 @@ def _summary(modules: list[dict[str, Any]]) -> dict[str, Any]:
         "killed": killed,
         "excluded": excluded,
         "pending": pending,
+        "notGenerated": len(ungenerated),
         "unexplained": sum(len(m["unexplained"]) for m in modules),
         "acceptedSurvivors": sum(len(m["acceptedSurvivors"]) for m in modules),
         "functionsNotMutated": sum(len(m["notMutated"]) for m in modules),
-        "strictScore": _score(killed, total - excluded) if modules and not pending else None,
+        # a module whose mutants were never generated has none counted: no strict score then
+        "strictScore": _score(killed, total - excluded)
+        if modules and not pending and not ungenerated
+        else None,
         "scoreOfRun": _score(killed, ran - excluded),
         "secondsPerMutant": round(per_mutant, 2) if per_mutant is not None else None,
         "estimateFrom": "wall time" if walled else "vector time only (a lower bound)",

@@ -67,7 +67,7 @@ class LedgerBackend(str, Enum):
 
 class ClauseOutcome(str, Enum):
     """
-    What one run says of one clause, from the outcomes of the cases that cite it: fail when any failed or passed unexpectedly, else errored when any errored, else xfail when any failed as expected, else pass when any passed, else skipped; untested when no case cites it.
+    What one run says of one clause, from the outcomes of the cases that cite it: fail when any failed or passed unexpectedly, else errored when any errored, else partial when some passed (or failed as expected) and others were skipped, else xfail when any failed as expected, else pass when any passed, else skipped; untested when no case cites it.
     """
     pass_ = "pass"
     """
@@ -84,6 +84,10 @@ class ClauseOutcome(str, Enum):
     xfail = "xfail"
     """
     A case failed as the expected-failures list says, and none failed otherwise.
+    """
+    partial = "partial"
+    """
+    Some cases of the clause passed (or failed as expected) and others did not run (a run with --only, or an implementation that skipped them): never shown as a pass.
     """
     skipped = "skipped"
     """

@@ -46,7 +46,11 @@ def outcome_class(outcome: str | None) -> str:
 
 
 def clause_outcome(case_outcomes: Iterable[str]) -> str:
-    """fail > errored > xfail > pass > skipped; ``untested`` when no case cites the clause."""
+    """fail > errored > partial > xfail > pass > skipped; ``untested`` when no case cites it.
+
+    ``partial``: some cases passed (or failed as expected) and others did not run, as a
+    run with ``--only`` leaves a clause; like the HTML report, never shown as a pass.
+    """
     seen = set(case_outcomes)
     if not seen:
         return "untested"
@@ -54,6 +58,8 @@ def clause_outcome(case_outcomes: Iterable[str]) -> str:
         return "fail"
     if "errored" in seen:
         return "errored"
+    if "skipped" in seen and seen & GOOD:
+        return "partial"
     if "xfail" in seen:
         return "xfail"
     if "pass" in seen:

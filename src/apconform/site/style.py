@@ -14,6 +14,7 @@ OUTCOME_LABELS = {
     "fail": "\u2717 FAIL",
     "errored": "! error",
     "xfail": "xfail",
+    "partial": "partial",
     "skipped": "skipped",
     "untested": "untested",
     "untestable": "untestable",
@@ -36,7 +37,7 @@ code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85rem}
 .matrix td a{color:inherit;text-decoration:none;display:block}
 .o-pass{background:#d6eaf8;color:#003a63}.o-fail{background:#f7c59f;color:#5a2300;font-weight:700}
 .o-errored{background:#f3e6a0;color:#4d3d00;font-weight:700}.o-xfail{background:#e4dcef;color:#3d2a5c}
-.o-skipped{background:#eeeeee;color:#444}.o-untested,.o-untestable{background:#fff;color:#6e7781}
+.o-skipped{background:#eeeeee;color:#444}.o-partial{background:#fde9c9;color:#5a3a00}.o-untested,.o-untestable{background:#fff;color:#6e7781}
 .status{padding:.5rem 1rem;border-radius:6px}
 .status.bad{background:#f7c59f;color:#5a2300}.status.ok{background:#d6eaf8;color:#003a63}
 .level{font-size:.75rem;border:1px solid #8c959f;border-radius:4px;padding:0 .25rem;
