@@ -170,3 +170,32 @@ def test_a_width_target_and_the_plot() -> None:
     assert svg.startswith("<svg") and "mean interval width" in svg
     assert "http" not in svg.replace('xmlns="http://www.w3.org/2000/svg"', "")
     assert f"answer: {answer}" in svg
+
+
+def test_counts_written_as_integral_floats_give_the_integer_answer() -> None:
+    # JSON lets 12 be written 12.0 and the schema accepts it; schemathesis sent
+    # participantsPerClass 39.0 to apx.simulate and met a TypeError (a 500) before the fix.
+    from apconform.conformance.operations import get_operation
+
+    integers = power_request(target={"kind": "power", "value": 0.8, "vary": "pairs", "upTo": 12})
+    floats = power_request(
+        plan={name: float(value) for name, value in integers["plan"].items()},
+        target={"kind": "power", "value": 0.8, "vary": "pairs", "upTo": 12.0},
+        simulations=100.0,
+        seed=7.0,
+    )
+    answer = run_power(floats)
+    assert answer == run_power(integers)
+    assert {type(row["plan"]["pairs"]) for row in answer["table"]} == {int}
+    assert [row["plan"]["pairs"] for row in answer["table"]] == [12]
+    simulate = get_operation("apx.simulate")
+    asked = {
+        "components": integers["components"],
+        "assumptions": integers["assumptions"],
+        "plan": integers["plan"],
+        "seed": 7,
+        "simulation": 354,
+    }
+    as_floats = {**asked, "plan": floats["plan"], "seed": 7.0, "simulation": 354.0}
+    assert simulate(as_floats) == simulate(asked)
+    assert len(simulate(asked)["referenceHours"]) == integers["plan"]["families"]

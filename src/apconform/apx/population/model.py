@@ -36,6 +36,7 @@ hours are independent of acceptance and every multiplier has mean 1.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Any
@@ -136,6 +137,19 @@ class Plan:
     participantsPerClass: int
     attemptsPerParticipant: int
     pairs: int
+
+    @classmethod
+    def from_dict(cls, value: Mapping[str, Any]) -> Plan:
+        """The plan of a validated document. JSON lets an integer be written 39.0, and the
+        schema accepts that; the counts become Python integers here, once, so no later
+        step (a range, a digest length) meets a float."""
+        return cls(
+            families=int(value["families"]),
+            instancesPerFamily=int(value["instancesPerFamily"]),
+            participantsPerClass=int(value["participantsPerClass"]),
+            attemptsPerParticipant=int(value["attemptsPerParticipant"]),
+            pairs=int(value["pairs"]),
+        )
 
     def to_dict(self) -> dict[str, int]:
         return {

@@ -56,13 +56,7 @@ def apx_simulate(value: Any) -> dict[str, Any]:
             "runsPerConfiguration must equal pairs: APx 0.1 pairs every run",
             path="$.plan.runsPerConfiguration",
         )
-    plan = Plan(
-        plan_doc["families"],
-        plan_doc["instancesPerFamily"],
-        plan_doc["participantsPerClass"],
-        plan_doc["attemptsPerParticipant"],
-        plan_doc["pairs"],
-    )
+    plan = Plan.from_dict(plan_doc)
     if cells(plan) > MAX_SIMULATED_CELLS:
         raise ApconformError(
             errors.POWER_BUDGET,
@@ -75,8 +69,8 @@ def apx_simulate(value: Any) -> dict[str, Any]:
         Components.from_dict(components),
         Assumptions(given["improvement"], given["parentAcceptance"], given["candidateAcceptance"]),
         plan,
-        value["seed"],
-        value["simulation"],
+        int(value["seed"]),
+        int(value["simulation"]),
     )
     design = simulated.design
 

@@ -120,13 +120,7 @@ def _meets(row: PowerRow, kind: str, target: float) -> bool:
 
 
 def _plan_of(value: Mapping[str, Any]) -> Plan:
-    return Plan(
-        families=value["families"],
-        instancesPerFamily=value["instancesPerFamily"],
-        participantsPerClass=value["participantsPerClass"],
-        attemptsPerParticipant=value["attemptsPerParticipant"],
-        pairs=value["pairs"],
-    )
+    return Plan.from_dict(value)
 
 
 def _check_request(
@@ -293,13 +287,34 @@ def check_components(components: Mapping[str, Any]) -> None:
                 )
 
 
+def _counts_as_integers(value: Any) -> Any:
+    """The request with its counts as Python integers. JSON lets an integer be written
+    39.0 and the schema accepts it; a count must not stay a float (a range, a bisection
+    and the document would carry it). Anything not integral is left for the schema."""
+    if not isinstance(value, dict):
+        return value
+
+    def count(item: Any) -> Any:
+        return int(item) if isinstance(item, float) and item.is_integer() else item
+
+    value = dict(value)
+    for name in ("simulations", "seed", "budget"):
+        if name in value:
+            value[name] = count(value[name])
+    if isinstance(value.get("plan"), dict):
+        value["plan"] = {name: count(item) for name, item in value["plan"].items()}
+    if isinstance(value.get("target"), dict) and "upTo" in value["target"]:
+        value["target"] = {**value["target"], "upTo": count(value["target"]["upTo"])}
+    return value
+
+
 def power_request(request: Any) -> dict[str, Any]:
     """The apx-ext-power/1 document of an apx-ext-power-request (checked first)."""
     from apconform.apx.population.campaigns import as_json
     from apconform.apx.population.documents import validated
     from apconform.models.apx_population import ApxExtPowerRequest
 
-    value = as_json(request)
+    value = _counts_as_integers(as_json(request))
     validated(ApxExtPowerRequest, value, "power request")
     given = value.get("assumptions")
     assumptions = Assumptions(
