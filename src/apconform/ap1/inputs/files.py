@@ -8,12 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from apconform.ap1.inputs.plan import RunInputs, load_run_inputs
-from apconform.core.files import load_path, read_text
+from apconform.ap1.inputs.sealed import read_text_file
+from apconform.core.files import load_path
 from apconform.resources import data_path
 
 __all__ = ["InputPaths", "example_paths", "load_inputs", "read_text_file"]
-
-_TEXT_LIMIT = 4 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -25,12 +24,6 @@ class InputPaths:
     questions: Path
     derivations: Path
     ap1_text: Path
-
-
-def read_text_file(path: Path) -> str:
-    """Read a UTF-8 text file of at most 4 MiB: a regular file only, refused (never blocked on)
-    when it is a directory, a FIFO or a device."""
-    return read_text(path, max_bytes=_TEXT_LIMIT, what="an AP-1 text")
 
 
 def example_paths(config_name: str = "config-mock.json") -> InputPaths:

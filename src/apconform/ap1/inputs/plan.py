@@ -19,6 +19,7 @@ from apconform.ap1.inputs.items import (
     minimum_n_violations,
     question_violations,
 )
+from apconform.ap1.inputs.sealed import SealedInputs
 from apconform.ap1.refusal import Ap1Refused, violation
 from apconform.core.canonical import sha256_hex, sha256_text
 from apconform.core.errors import DocumentRefused, Violation, define_code
@@ -36,6 +37,7 @@ __all__ = [
     "Cell",
     "RunInputs",
     "load_run_inputs",
+    "load_sealed_inputs",
     "plan_cells",
     "plan_digest",
     "plan_groups",
@@ -87,6 +89,11 @@ def _derivation_set(document: Any) -> Ap1DerivationSet:
         raise Ap1Refused(refused.violations, what="derivation set") from None
 
 
+def load_sealed_inputs(sealed: SealedInputs) -> RunInputs:
+    """:func:`load_run_inputs` of a :class:`SealedInputs`."""
+    return load_run_inputs(**sealed.documents(), ap1_text=sealed.ap1_text)
+
+
 def load_run_inputs(
     *, config: Any, fixture: Any, questions: Any, derivations: Any, ap1_text: str | None
 ) -> RunInputs:
@@ -123,12 +130,7 @@ def load_run_inputs(
         fixture=fixture_model,
         questions=question_set,
         derivations=derivation_set,
-        documents={
-            "config": config,
-            "fixture": fixture,
-            "questions": questions,
-            "derivations": derivations,
-        },
+        documents=SealedInputs(config, fixture, questions, derivations).documents(),
         ap1_text=ap1_text or "",
         items={item.id: item for item in question_set.items},
         derivation_of={d.itemId: d for d in derivation_set.derivations},

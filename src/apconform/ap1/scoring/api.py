@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from apconform.ap1.inputs.plan import load_run_inputs
+from apconform.ap1.inputs.plan import load_sealed_inputs
+from apconform.ap1.inputs.sealed import SealedInputs
 from apconform.ap1.scoring.context import ScoringInputs, scoring_inputs
 from apconform.ap1.scoring.execution import score_record
 from apconform.ap1.scoring.rescoring import Rescorer, ScoreReport, rescore_records
@@ -25,16 +26,7 @@ __all__ = ["prepare_inputs", "rescore", "rescore_bytes", "score_execution"]
 def prepare_inputs(documents: Mapping[str, Any]) -> ScoringInputs:
     """Check and prepare the sealed inputs: ``config``, ``fixture``, ``questions``,
     ``derivations`` and, optionally, ``ap1Text`` (checked against the configuration when given)."""
-    text = documents.get("ap1Text")
-    return scoring_inputs(
-        load_run_inputs(
-            config=documents["config"],
-            fixture=documents["fixture"],
-            questions=documents["questions"],
-            derivations=documents["derivations"],
-            ap1_text=text if isinstance(text, str) else None,
-        )
-    )
+    return scoring_inputs(load_sealed_inputs(SealedInputs.from_mapping(documents)))
 
 
 def _prepared(sealed_inputs: ScoringInputs | Mapping[str, Any]) -> ScoringInputs:

@@ -22,14 +22,13 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from apconform.ap1.inputs.plan import load_run_inputs
+from apconform.ap1.inputs.sealed import SealedInputs
 from apconform.ap1.rundir import (
-    INPUT_FILES,
     SEAL_FILE,
     TRANSCRIPT_FILE,
     ensure_directory,
     load_in,
     open_binary_in,
-    read_in,
     replace_file,
     replacing,
 )
@@ -84,7 +83,6 @@ SCORE_INPUT = define_code(
     "or give the transcript and every sealed input.",
 )
 
-_TEXT_LIMIT = 4 * 1024 * 1024
 _READ_BUFFER = 1 << 20
 """Transcript lines are several KiB each; a large read buffer avoids the slow long-line path."""
 
@@ -327,20 +325,11 @@ def load_run_documents(run_dir: Path) -> RunDocuments:
         raise ApconformError(
             SCORE_INPUT, f"{run_dir} holds no {SEAL_FILE}; it is not a run directory"
         )
-    documents = {}
-    for name in ("config", "fixture", "questions", "derivations"):
-        path = run_dir / INPUT_FILES[name]
-        if not os.path.lexists(path):
-            raise ApconformError(SCORE_INPUT, f"{path} is missing")
-        documents[name] = load_in(run_dir, INPUT_FILES[name])
-    text_rel = INPUT_FILES["ap1Text"]
-    ap1_text = (
-        read_in(run_dir, text_rel, max_bytes=_TEXT_LIMIT, what="an AP-1 text").decode("utf-8")
-        if os.path.lexists(run_dir / text_rel)
-        else None
+    sealed = SealedInputs.from_run_dir(
+        run_dir, missing=lambda path: ApconformError(SCORE_INPUT, f"{path} is missing")
     )
     adjudication = _optional_document(run_dir, ADJUDICATION_FILE, Ap1Adjudication, "adjudication")
-    return RunDocuments(seal, documents, ap1_text, adjudication)
+    return RunDocuments(seal, sealed.documents(), sealed.ap1_text, adjudication)
 
 
 def score_run(

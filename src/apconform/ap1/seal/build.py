@@ -17,6 +17,7 @@ from apconform import __version__
 from apconform.ap1.calculator.evaluator import CALCULATOR_LIMITS
 from apconform.ap1.clock import utc_now
 from apconform.ap1.inputs.plan import RunInputs, plan_cells, plan_digest
+from apconform.ap1.inputs.sealed import SEALED_NAMES
 from apconform.ap1.numbers import ARITHMETIC_PRECISION, ARITHMETIC_ROUNDING
 from apconform.ap1.rundir import (
     INPUT_FILES,
@@ -120,7 +121,7 @@ def build_seal(inputs: RunInputs, *, sealed_at: str | None = None) -> dict[str, 
                 "method": "jcs-sha256",
                 "file": INPUT_FILES[name],
             }
-            for name in ("config", "fixture", "questions", "derivations")
+            for name in SEALED_NAMES
         },
         "declared": declared_rules(inputs),
         "plan": plan_summary(inputs),
@@ -143,7 +144,7 @@ def write_sealed_run(
     record = build_seal(inputs)
     if sign_key is not None:
         record = sign_document(record, sign_key, field="signature")
-    for name in ("config", "fixture", "questions", "derivations"):
+    for name in SEALED_NAMES:
         text = json.dumps(inputs.documents[name], indent=2, ensure_ascii=False) + "\n"
         create_file(run_dir, INPUT_FILES[name], text.encode("utf-8"))
     create_file(run_dir, INPUT_FILES["ap1Text"], inputs.ap1_text.encode("utf-8"))

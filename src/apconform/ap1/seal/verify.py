@@ -14,6 +14,7 @@ from typing import Any
 
 from apconform import __version__
 from apconform.ap1.inputs.plan import RunInputs, load_run_inputs
+from apconform.ap1.inputs.sealed import SEALED_NAMES
 from apconform.ap1.rundir import INPUT_FILES, SEAL_FILE, load_in, read_in
 from apconform.ap1.seal.build import composite_hash, declared_rules, plan_summary
 from apconform.ap1.seal.source import instrument_source_hash
@@ -180,7 +181,7 @@ def _signature_problem(error: ApconformError, content_holds: bool) -> str:
 def _input_findings(
     record: dict[str, Any], loaded: dict[str, Any], findings: list[Finding]
 ) -> RunInputs | None:
-    for name in ("config", "fixture", "questions", "derivations"):
+    for name in SEALED_NAMES:
         actual = sha256_hex(loaded[name])
         sealed = record["inputs"][name]["sha256"]
         if actual != sealed:

@@ -28,6 +28,7 @@ from apconform.ap1.inputs.items import (
     minimum_n_violations,
     question_violations,
 )
+from apconform.ap1.inputs.sealed import SEALED_NAMES, SealedInputs
 from apconform.ap1.refusal import Ap1Refused
 from apconform.ap1.seal.verify import verify_seal_documents
 from apconform.api.typed import TypedRoute
@@ -52,13 +53,8 @@ __all__ = [
     "within_member",
 ]
 
-_INPUTS = ("config", "fixture", "questions", "derivations")
-_DOCUMENT = {
-    "config": "ap1-config",
-    "fixture": "ap1-fixture",
-    "questions": "ap1-questions",
-    "derivations": "ap1-derivations",
-}
+_DOCUMENT = {name: f"ap1-{name}" for name in SEALED_NAMES}
+"""Each sealed input's document type, as the answer names it."""
 
 
 def _report(document: str, value: Any) -> dict[str, str]:
@@ -93,16 +89,12 @@ def require_members(value: Any, model: type[Any], what: str, members: tuple[str,
 
 def check_ap1_inputs(value: Any) -> dict[str, Any]:
     """Every seal-time rule of the four input documents except the AP-1 text's hash."""
-    require_members(value, Ap1InputsRequest, "AP-1 inputs", _INPUTS)
-    loaders: dict[str, Callable[[Any], Any]] = {
-        "config": load_config,
-        "fixture": load_fixture,
-        "questions": load_questions,
-        "derivations": _load_derivations,
-    }
+    require_members(value, Ap1InputsRequest, "AP-1 inputs", SEALED_NAMES)
+    checks = (load_config, load_fixture, load_questions, _load_derivations)
+    loaders: dict[str, Callable[[Any], Any]] = dict(zip(SEALED_NAMES, checks, strict=True))
     loaded: dict[str, Any] = {}
     problems: list[Violation] = []
-    for name in _INPUTS:
+    for name in SEALED_NAMES:
         try:
             loaded[name] = loaders[name](value[name])
         except DocumentRefused as refused:
@@ -118,7 +110,7 @@ def check_ap1_inputs(value: Any) -> dict[str, Any]:
             problems.extend(within_member("derivations", found))
     if problems:
         raise Ap1Refused(problems, what="AP-1 inputs")
-    return {"documents": [_report(_DOCUMENT[name], value[name]) for name in _INPUTS]}
+    return {"documents": [_report(_DOCUMENT[name], value[name]) for name in SEALED_NAMES]}
 
 
 def _verify_seal(value: dict[str, Any]) -> dict[str, Any]:
@@ -145,12 +137,8 @@ def small_ap1_inputs() -> dict[str, Any]:
     first = questions["items"][0]["id"]
     questions["items"] = questions["items"][:1]
     derivations["derivations"] = [d for d in derivations["derivations"] if d["itemId"] == first]
-    return {
-        "derivations": derivations,
-        "questions": questions,
-        "fixture": _example("fixture.json"),
-        "config": config,
-    }
+    documents = SealedInputs(config, _example("fixture.json"), questions, derivations).documents()
+    return dict(reversed(documents.items()))  # the members in the order the examples publish
 
 
 _SEALED = "ap1-rpt-drop-ratio-undefined"
@@ -161,7 +149,7 @@ def _sealed_inputs() -> dict[str, Any]:
     from apconform.api.examples import vector_input
 
     document = vector_input(_SEALED)
-    members = ("seal", "config", "fixture", "questions", "derivations", "ap1Text")
+    members = ("seal", *SEALED_NAMES, "ap1Text")
     return {name: document[name] for name in members}
 
 

@@ -21,6 +21,7 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
+from apconform.ap1.inputs.sealed import SEALED_NAMES
 from apconform.ap1.refusal import Ap1Refused
 from apconform.ap1.scoring import Rescorer, ScoringInputs, prepare_inputs, score_execution
 from apconform.ap1.scoring.execution import RECORD_UNSCORABLE
@@ -36,8 +37,7 @@ from apconform.resources import data_path
 
 __all__ = ["AP1_SCORING_ROUTES", "PreparedInputsCache", "transcript_text"]
 
-_INPUTS = ("config", "fixture", "questions", "derivations")
-_DOCUMENTS = (*_INPUTS, "ap1Text")
+_DOCUMENTS = (*SEALED_NAMES, "ap1Text")
 
 
 class PreparedInputsCache:
@@ -110,7 +110,7 @@ CACHE = PreparedInputsCache(8)
 
 
 def _score_execution(value: Any) -> dict[str, Any]:
-    require_members(value, Ap1ScoreExecutionRequest, "scoring request", (*_INPUTS, "record"))
+    require_members(value, Ap1ScoreExecutionRequest, "scoring request", (*SEALED_NAMES, "record"))
     inputs = CACHE.prepared(value)
     try:
         return score_execution(value["record"], inputs)
@@ -139,7 +139,7 @@ TOO_MANY_LINES = define_code(
 
 def _score_transcript(value: Any) -> dict[str, Any]:
     require_members(
-        value, Ap1ScoreTranscriptRequest, "re-scoring request", (*_INPUTS, "transcript")
+        value, Ap1ScoreTranscriptRequest, "re-scoring request", (*SEALED_NAMES, "transcript")
     )
     if not isinstance(value["transcript"], str):
         validate_document(Ap1ScoreTranscriptRequest, value, what="re-scoring request")

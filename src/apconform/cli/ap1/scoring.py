@@ -52,7 +52,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
 
 
 def _cmd_rescore(args: argparse.Namespace) -> int:
-    from apconform.ap1.inputs.files import read_text_file
+    from apconform.ap1.inputs.sealed import SealedInputs
     from apconform.ap1.scoring import compare_reports, score_run, score_transcript
     from apconform.core.files import load_path
 
@@ -61,17 +61,12 @@ def _cmd_rescore(args: argparse.Namespace) -> int:
             raise UsageError(
                 "with --transcript give --inputs DIR (the sealed copies) and --output-dir"
             )
-        folder = Path(args.inputs)
-        documents = {
-            n: load_path(folder / f"{n}.json")
-            for n in ("config", "fixture", "questions", "derivations")
-        }
-        text = folder / "ap1-text.md"
+        sealed = SealedInputs.from_folder(Path(args.inputs))
         scored = score_transcript(
             Path(args.transcript),
-            documents,
+            sealed.documents(),
             Path(args.output_dir),
-            ap1_text=read_text_file(text) if text.is_file() else None,
+            ap1_text=sealed.ap1_text,
             seal=load_path(Path(args.seal)) if args.seal else None,
             jobs=args.jobs,
         )

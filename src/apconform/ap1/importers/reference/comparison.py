@@ -23,7 +23,8 @@ from typing import Any
 
 from apconform.ap1.importers.reference.run_import import IMPORT_FILE, VERDICTS_FILE
 from apconform.ap1.inputs.files import read_text_file
-from apconform.ap1.inputs.plan import load_run_inputs
+from apconform.ap1.inputs.plan import load_sealed_inputs
+from apconform.ap1.inputs.sealed import SEALED_NAMES, SealedInputs
 from apconform.ap1.numbers import quantise
 from apconform.ap1.rundir import INPUT_FILES, TRANSCRIPT_FILE
 from apconform.ap1.scoring.context import ScoringInputs, scoring_inputs
@@ -109,17 +110,10 @@ def _scores(
     run_dir: Path,
 ) -> tuple[ScoringInputs, dict[str, dict[str, Any]], dict[str, list[Decimal]]]:
     """The prepared inputs, each execution's scores and each execution's calculator returns."""
-    documents = {}
-    for name in ("config", "fixture", "questions", "derivations"):
-        documents[name] = load_path(run_dir / INPUT_FILES[name])
+    documents = {name: load_path(run_dir / INPUT_FILES[name]) for name in SEALED_NAMES}
     text_path = run_dir / INPUT_FILES["ap1Text"]
-    inputs = load_run_inputs(
-        config=documents["config"],
-        fixture=documents["fixture"],
-        questions=documents["questions"],
-        derivations=documents["derivations"],
-        ap1_text=read_text_file(text_path) if text_path.is_file() else None,
-    )
+    text = read_text_file(text_path) if text_path.is_file() else None
+    inputs = load_sealed_inputs(SealedInputs(**documents, ap1_text=text))
     prepared = scoring_inputs(inputs)
     scores: dict[str, dict[str, Any]] = {}
     returns: dict[str, list[Decimal]] = {}

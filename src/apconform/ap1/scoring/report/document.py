@@ -20,6 +20,7 @@ from typing import Any
 
 from apconform import __version__
 from apconform.ap1.inputs.plan import plan_groups
+from apconform.ap1.inputs.sealed import SEALED_NAMES
 from apconform.ap1.scoring.aggregate import Accumulator
 from apconform.ap1.scoring.context import ScoringInputs
 from apconform.ap1.scoring.report.sections import (
@@ -107,7 +108,7 @@ class RunFacts:
 def _integrity(facts: RunFacts, inputs: ScoringInputs) -> dict[str, Any]:
     seal = facts.seal
     checks = []
-    for name in ("config", "fixture", "questions", "derivations"):
+    for name in SEALED_NAMES:
         actual = sha256_hex(facts.documents[name])
         sealed = seal["inputs"][name]["sha256"] if seal is not None else None
         checks.append(
