@@ -188,6 +188,7 @@ def _imported() -> dict[str, Any]:
         ReferenceSources,
         import_reference_run,
     )
+    from apconform.ap1.inputs.sealed import SealedInputs
     from apconform.api.examples import vector_input
     from apconform.core.files import load_path
 
@@ -203,13 +204,14 @@ def _imported() -> dict[str, Any]:
 
         lines = "".join(json.dumps(record) + "\n" for record in value["records"])
         (published / "output" / "smoke_run.jsonl").write_text(lines, encoding="utf-8")
+        sealed = SealedInputs.from_mapping(value)
         sources = ReferenceSources(
             output_folder=published / "output",
-            fixture=put("fixture.json", value["fixture"]),
-            questions=put("questions.json", value["questions"]),
-            derivations=put("derivations.json", value["derivations"]),
+            fixture=put("fixture.json", sealed.fixture),
+            questions=put("questions.json", sealed.questions),
+            derivations=put("derivations.json", sealed.derivations),
             ap1_text=None,  # the vector's text is a stand-in, not the text the run hashed
-            reference_config=put("config.json", value["config"]),
+            reference_config=put("config.json", sealed.config),
             reference_seal=put("seal-record.json", value["sealRecord"]),
         )
         run = import_reference_run(sources, folder / "run")

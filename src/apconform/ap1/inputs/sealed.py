@@ -56,8 +56,12 @@ class SealedInputs:
         """From a JSON or API body holding the four documents by name, and ``ap1Text`` when
         it is text (anything else there is left to the body's schema)."""
         text = value.get("ap1Text")
-        documents = {name: value[name] for name in SEALED_NAMES}
-        return cls(**documents, ap1_text=text if isinstance(text, str) else None)
+        return cls.from_documents(value, text if isinstance(text, str) else None)
+
+    @classmethod
+    def from_documents(cls, documents: Mapping[str, Any], ap1_text: str | None) -> SealedInputs:
+        """From the four documents by name (other members ignored) and the AP-1 text apart."""
+        return cls(**{name: documents[name] for name in SEALED_NAMES}, ap1_text=ap1_text)
 
     @classmethod
     def from_folder(cls, folder: Path) -> SealedInputs:

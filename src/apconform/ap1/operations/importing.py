@@ -16,6 +16,7 @@ from apconform.ap1.importers.reference.comparison import compare_execution
 from apconform.ap1.importers.reference.conversion import convert_reference_run
 from apconform.ap1.inputs.config import load_config
 from apconform.ap1.inputs.plan import CONDITIONS
+from apconform.ap1.inputs.sealed import SEALED_NAMES, SealedInputs
 from apconform.ap1.operations.vector_inputs import RUN_DOCUMENTS, decimal_member, guarded, member
 from apconform.ap1.scoring.api import prepare_inputs
 from apconform.ap1.scoring.execution import score_record
@@ -28,13 +29,20 @@ __all__: list[str] = []
 def import_reference_op(value: Any) -> dict[str, Any]:
     """Input: the published documents and "records"; the converted executions and verdicts."""
     records = member(value, "records", list)
+    documents: dict[str, Any] = {}
+    for name in SEALED_NAMES:
+        documents[name] = member(value, name, dict)
+        if name == SEALED_NAMES[0]:  # the seal record is checked right after the configuration
+            printed = member(value, "sealRecord", dict)
+    text = member(value, "ap1Text", str)
+    sealed = SealedInputs.from_documents(documents, text)
     run = convert_reference_run(
-        config=member(value, "config", dict),
-        printed=member(value, "sealRecord", dict),
-        fixture=member(value, "fixture", dict),
-        questions=member(value, "questions", dict),
-        derivations=member(value, "derivations", dict),
-        ap1_text=member(value, "ap1Text", str),
+        config=sealed.config,
+        printed=printed,
+        fixture=sealed.fixture,
+        questions=sealed.questions,
+        derivations=sealed.derivations,
+        ap1_text=text,
         records=enumerate(records, start=1),
     )
     return {

@@ -23,8 +23,10 @@ from apconform.ap1.inputs.items import (
     question_violations,
     render_user_message,
 )
-from apconform.ap1.inputs.plan import RunInputs, load_run_inputs, plan_cells, plan_digest
+from apconform.ap1.inputs.plan import RunInputs, load_sealed_inputs, plan_cells, plan_digest
+from apconform.ap1.inputs.sealed import SEALED_NAMES, SealedInputs
 from apconform.ap1.masking import mask_text
+from apconform.ap1.operations.vector_inputs import RUN_DOCUMENTS
 from apconform.ap1.run.credentials import credential_transport
 from apconform.ap1.run.request import build_body
 from apconform.ap1.run.retry import RetryPolicy, simulate
@@ -50,12 +52,7 @@ from apconform.models.ap1 import (
 
 __all__: list[str] = []
 
-_RUN = {
-    "/config": "ap1-config",
-    "/fixture": "ap1-fixture",
-    "/questions": "ap1-questions",
-    "/derivations": "ap1-derivations",
-}
+_RUN = RUN_DOCUMENTS
 
 
 def _member(value: Any, name: str, kind: type | None = None) -> Any:
@@ -85,13 +82,9 @@ def _item_id(value: Any, inputs: RunInputs) -> str:
 
 
 def _inputs(value: Any) -> RunInputs:
-    return load_run_inputs(
-        config=_member(value, "config"),
-        fixture=_member(value, "fixture"),
-        questions=_member(value, "questions"),
-        derivations=_member(value, "derivations"),
-        ap1_text=_member(value, "ap1Text", str),
-    )
+    documents = {name: _member(value, name) for name in SEALED_NAMES}
+    text = _member(value, "ap1Text", str)
+    return load_sealed_inputs(SealedInputs.from_documents(documents, text))
 
 
 @operation("ap1.reference_seal_hashes")

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from apconform.ap1.inputs.sealed import SEALED_NAMES
 from apconform.ap1.scoring.context import ItemContext, Rules, build_item
 from apconform.conformance.operations import BAD_OPERATION_INPUT, Operation, operation
 from apconform.core.errors import ApconformError, define_code
@@ -32,12 +33,8 @@ STAT_INPUT = define_code(
     "Report a rate only for n >= 1 and 0 <= k <= n, and agreement only over rows both "
     "scorers marked.",
 )
-RUN_DOCUMENTS = {
-    "/config": "ap1-config",
-    "/fixture": "ap1-fixture",
-    "/questions": "ap1-questions",
-    "/derivations": "ap1-derivations",
-}
+RUN_DOCUMENTS = {f"/{name}": f"ap1-{name}" for name in SEALED_NAMES}
+"""Where an operation's input holds each sealed document, and the document type it must meet."""
 
 
 _MAX_DECIMAL_CHARS = 100

@@ -21,7 +21,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from apconform.ap1.inputs.plan import load_run_inputs
+from apconform.ap1.inputs.plan import load_sealed_inputs
 from apconform.ap1.inputs.sealed import SealedInputs
 from apconform.ap1.rundir import (
     SEAL_FILE,
@@ -181,13 +181,7 @@ def _score_stream(
     adjudication: dict[str, Any] | None,
     jobs: int | None,
 ) -> ScoredFiles:
-    inputs = load_run_inputs(
-        config=documents["config"],
-        fixture=documents["fixture"],
-        questions=documents["questions"],
-        derivations=documents["derivations"],
-        ap1_text=ap1_text,
-    )
+    inputs = load_sealed_inputs(SealedInputs.from_documents(documents, ap1_text))
     ensure_directory(output_dir)
     if jobs is None:
         jobs = auto_jobs(transcript)

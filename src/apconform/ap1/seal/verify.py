@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from apconform import __version__
-from apconform.ap1.inputs.plan import RunInputs, load_run_inputs
-from apconform.ap1.inputs.sealed import SEALED_NAMES
+from apconform.ap1.inputs.plan import RunInputs, load_sealed_inputs
+from apconform.ap1.inputs.sealed import SEALED_NAMES, SealedInputs
 from apconform.ap1.rundir import INPUT_FILES, SEAL_FILE, load_in, read_in
 from apconform.ap1.seal.build import composite_hash, declared_rules, plan_summary
 from apconform.ap1.seal.source import instrument_source_hash
@@ -217,13 +217,7 @@ def _recheck(
     loaded: dict[str, Any], record: dict[str, Any], findings: list[Finding]
 ) -> RunInputs | None:
     try:
-        inputs = load_run_inputs(
-            config=loaded["config"],
-            fixture=loaded["fixture"],
-            questions=loaded["questions"],
-            derivations=loaded["derivations"],
-            ap1_text=loaded["ap1Text"],
-        )
+        inputs = load_sealed_inputs(SealedInputs.from_documents(loaded, loaded["ap1Text"]))
     except DocumentRefused as refused:
         for v in refused.violations:
             findings.append(Finding("inputs", f"{v.code} at {v.path}: {v.message}"))

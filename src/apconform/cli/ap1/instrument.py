@@ -26,6 +26,7 @@ __all__ = ["register"]
 
 def _input_paths(args: argparse.Namespace) -> Any:
     from apconform.ap1.inputs.files import InputPaths, example_paths
+    from apconform.ap1.inputs.sealed import SEALED_NAMES
 
     if args.example:
         return example_paths()
@@ -42,13 +43,8 @@ def _input_paths(args: argparse.Namespace) -> Any:
 
     if args.ap1_text is None:
         raise UsageError("--ap1-text FILE is needed: the AP-1 text the run is sealed against")
-    return InputPaths(
-        pick(args.config, "config"),
-        pick(args.fixture, "fixture"),
-        pick(args.questions, "questions"),
-        pick(args.derivations, "derivations"),
-        Path(args.ap1_text),
-    )
+    documents = {name: pick(getattr(args, name), name) for name in SEALED_NAMES}
+    return InputPaths(**documents, ap1_text=Path(args.ap1_text))
 
 
 def _seal(args: argparse.Namespace, paths: Any, key: Any = None) -> dict[str, Any]:

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from apconform.ap1.inputs.plan import load_run_inputs
+from apconform.ap1.inputs.plan import load_sealed_inputs
+from apconform.ap1.inputs.sealed import SealedInputs
 from apconform.ap1.rundir import TRANSCRIPT_FILE, open_binary_in
 from apconform.ap1.scoring.adjudication.sheets import ACCURACY_MARKS, RUBRICS
 from apconform.ap1.scoring.context import scoring_inputs
@@ -186,13 +187,7 @@ def run_evidence(run_dir: Path) -> RunEvidence:
     """Score the run again in memory and gather the evidence of every routed row."""
     run = load_run_documents(run_dir)
     inputs = scoring_inputs(
-        load_run_inputs(
-            config=run.documents["config"],
-            fixture=run.documents["fixture"],
-            questions=run.documents["questions"],
-            derivations=run.documents["derivations"],
-            ap1_text=run.ap1_text,
-        )
+        load_sealed_inputs(SealedInputs.from_documents(run.documents, run.ap1_text))
     )
     scores: dict[str, dict[str, Any]] = {}
     pending: list[str] = []
