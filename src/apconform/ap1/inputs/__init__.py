@@ -22,5 +22,7 @@ if TYPE_CHECKING:
     from apconform.ap1.inputs.plan import RunInputs as RunInputs
     from apconform.ap1.inputs.plan import load_run_inputs as load_run_inputs
     from apconform.ap1.inputs.plan import plan_cells as plan_cells
+    from apconform.ap1.inputs.sealed import SEALED_NAMES as SEALED_NAMES
+    from apconform.ap1.inputs.sealed import SealedInputs as SealedInputs
 
 __getattr__ = lazy_exports(__name__)

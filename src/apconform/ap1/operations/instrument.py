@@ -37,7 +37,7 @@ from apconform.ap1.run.wire import parse_body
 from apconform.ap1.seal.build import build_seal, composite_hash
 from apconform.ap1.seal.reference import reference_seal_hashes
 from apconform.ap1.transcript.deferral import endpoint_failure
-from apconform.ap1.transcript.head import check_anchor
+from apconform.ap1.transcript.verdict import verify_run
 from apconform.ap1.transcript.verify import verify_transcript_bytes
 from apconform.conformance.operations import BAD_OPERATION_INPUT, operation
 from apconform.core.canonical import TEXT_HASH_METHOD, sha256_bytes, sha256_text
@@ -281,14 +281,15 @@ def verify_transcript_op(value: Any) -> dict[str, Any]:
     head = value["head"]
     if head is not None:
         validate_document(Ap1TranscriptHead, head, what="head")
-    anchor = check_anchor(report, head, seal_hash=value["sealHash"])
-    answer["valid"] = report.ok and not anchor.fault
-    answer["finished"] = report.finished and anchor.state != "tail"
-    answer["deferred"] = sorted(k for k in report.deferred if k not in report.cells)
+    verdict = verify_run(report, head, seal_hash=value["sealHash"])
+    answer["valid"] = verdict.valid
+    answer["finished"] = verdict.finished
+    answer["deferred"] = verdict.deferred
+    head_records = verdict.anchor.head_records
     answer["anchor"] = {
-        "state": anchor.state,
+        "state": verdict.anchor.state,
         "records": str(len(report.records)),
-        "headRecords": None if anchor.head_records is None else str(anchor.head_records),
+        "headRecords": None if head_records is None else str(head_records),
     }
     return answer
 

@@ -44,7 +44,8 @@ from apconform.ap1.rundir import (
 from apconform.ap1.seal.verify import SealedRun, open_sealed_run
 from apconform.ap1.transcript.chain import TranscriptWriter
 from apconform.ap1.transcript.deferral import deferral_cause
-from apconform.ap1.transcript.head import check_anchor, head_document, read_head, write_head
+from apconform.ap1.transcript.head import head_document, read_head, write_head
+from apconform.ap1.transcript.verdict import verify_run
 from apconform.ap1.transcript.verify import TranscriptReport, verify_transcript
 from apconform.core.canonical import sha256_bytes
 from apconform.core.errors import ApconformError, define_code
@@ -197,14 +198,12 @@ def _resumable(run: SealedRun, report: TranscriptReport, options: RunOptions) ->
                 f"{run.run_dir / HEAD_FILE} is signed by {head['signature']['keyId']}; resume "
                 "with --sign-with and that key",
             )
-    anchor = check_anchor(report, head, seal_hash=run.seal_hash)
-    if anchor.state == "head-missing" and len(report.records) == 1:
-        return False  # stopped right after run-started, before its first head: nothing lost
-    if anchor.fault:
+    verdict = verify_run(report, head, seal_hash=run.seal_hash)
+    if verdict.blocks_resume:
         raise ApconformError(
-            TRANSCRIPT_BROKEN, f"{run.run_dir / TRANSCRIPT_FILE}: {anchor.message}"
+            TRANSCRIPT_BROKEN, f"{run.run_dir / TRANSCRIPT_FILE}: {verdict.anchor.message}"
         )
-    return anchor.state == "tail"
+    return verdict.anchor.state == "tail"
 
 
 def _anchor(run: SealedRun, writer: TranscriptWriter, options: RunOptions) -> None:

@@ -13,6 +13,9 @@ if TYPE_CHECKING:
     from apconform.ap1.transcript.chain import GENESIS as GENESIS
     from apconform.ap1.transcript.chain import TranscriptWriter as TranscriptWriter
     from apconform.ap1.transcript.chain import record_hash as record_hash
+    from apconform.ap1.transcript.verdict import RunVerdict as RunVerdict
+    from apconform.ap1.transcript.verdict import verify_run as verify_run
+    from apconform.ap1.transcript.verdict import verify_run_at as verify_run_at
     from apconform.ap1.transcript.verify import TranscriptReport as TranscriptReport
     from apconform.ap1.transcript.verify import verify_transcript as verify_transcript
     from apconform.ap1.transcript.verify import verify_transcript_bytes as verify_transcript_bytes

@@ -6,7 +6,6 @@ Thin over the library.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from decimal import Decimal, InvalidOperation
@@ -265,57 +264,55 @@ UNFINISHED = 3
 
 
 def _cmd_verify_transcript(args: argparse.Namespace) -> int:
-    from apconform.ap1.rundir import SEAL_FILE, TRANSCRIPT_FILE, load_in
     from apconform.ap1.scoring.anchor import check_report_anchor
-    from apconform.ap1.transcript.head import check_anchor, read_head
-    from apconform.ap1.transcript.verify import verify_transcript
-    from apconform.core.files import load_path
-    from apconform.core.trust import trust_anchors
+    from apconform.ap1.transcript.verdict import verify_run_at
 
-    target = Path(args.path)
-    in_run = target.is_dir()
-    path = target / TRANSCRIPT_FILE if in_run else target
-    folder = path.parent
-    seal = load_in(folder, SEAL_FILE) if os.path.lexists(folder / SEAL_FILE) else None
-    seal_hash = seal.get("sealHash") if isinstance(seal, dict) else None
-    anchors = trust_anchors(args.trusted_key, args.trust_file)
-    report = verify_transcript(path, seal_hash=seal_hash, in_run_dir=in_run)
-    if args.head:
-        head = load_path(Path(args.head))
-        _check_head_schema(head, args.head)
-    else:
-        head = read_head(folder) if path.name == TRANSCRIPT_FILE else None
-    anchor = check_anchor(report, head, seal_hash=seal_hash, anchors=anchors)
-    scored = check_report_anchor(folder / "report", report, anchors) if in_run else None
-    planned = int(seal["plan"]["cells"]) if isinstance(seal, dict) else None
-    status = _transcript_status(report, anchor, scored, require_anchor=args.require_anchor)
+    verdict = verify_run_at(
+        Path(args.path),
+        head_file=args.head,
+        trusted_keys=args.trusted_key,
+        trust_file=args.trust_file,
+        require_anchor=args.require_anchor,
+        score_check=check_report_anchor,
+    )
     if args.json:
-        print_json(
-            {
-                "valid": report.ok and not anchor.fault and not (scored and scored.fault),
-                "records": len(report.records),
-                "cellsRecorded": len(report.cells),
-                "cellsPlanned": planned,
-                "cellsDeferred": sum(1 for key in report.deferred if key not in report.cells),
-                "finished": report.finished,
-                "anchor": anchor.to_dict(),
-                "scoreReport": scored.to_dict() if scored else None,
-                "exitStatus": status,
-                "problems": [p.to_dict() for p in report.problems],
-            }
-        )
-        return status
+        print_json(_verdict_document(verdict))
+    else:
+        _print_verdict(verdict)
+    return verdict.exit_status
+
+
+def _verdict_document(verdict: Any) -> dict[str, Any]:
+    """``verify-transcript --json``: the verdict as one JSON document."""
+    report, scored = verdict.report, verdict.score_report
+    return {
+        "valid": verdict.valid,
+        "records": len(report.records),
+        "cellsRecorded": len(report.cells),
+        "cellsPlanned": verdict.planned,
+        "cellsDeferred": len(verdict.deferred),
+        "finished": report.finished,
+        "anchor": verdict.anchor.to_dict(),
+        "scoreReport": scored.to_dict() if scored else None,
+        "exitStatus": verdict.exit_status,
+        "problems": [p.to_dict() for p in report.problems],
+    }
+
+
+def _print_verdict(verdict: Any) -> None:
+    """``verify-transcript``: the verdict in words."""
+    report, anchor, path, status = verdict.report, verdict.anchor, verdict.path, verdict.exit_status
     for problem in report.problems:
         print(problem)
-    source = _imported_from(report.records)
+    source = verdict.imported_from
     state = "finished" if report.finished else "NOT FINISHED (resume to complete it)"
     if source is not None and not report.finished:
         # an imported run holds what its source recorded; ap1 run --resume refuses it
         state = (
             f"imported from {source} with the executions it recorded, not finished; an imported "
-            f"run is never resumed: score it with `apconform ap1 score {folder}`"
+            f"run is never resumed: score it with `apconform ap1 score {path.parent}`"
         )
-    of = f" of {planned}" if planned is not None else ""
+    of = f" of {verdict.planned}" if verdict.planned is not None else ""
     print(
         f"{path}: {len(report.records)} records, {len(report.cells)}{of} cells, {state}; "
         + ("chain verifies" if report.ok else f"{len(report.problems)} problem(s)")
@@ -323,46 +320,14 @@ def _cmd_verify_transcript(args: argparse.Namespace) -> int:
     print(f"  end of the chain: {anchor.message}")
     if anchor.signature:
         print(f"  head signature: {anchor.signature}")
-    elif head is not None and not anchor.fault:
+    elif verdict.head is not None and not anchor.fault:
         print("  head unsigned: it shows cuts and accidents, not a rewrite of both files")
-    if scored is not None:
-        print(f"  score report: {scored.message}")
-    verdict = {0: "verifies", 1: "does NOT verify", UNFINISHED: "verifies so far, unfinished"}
+    if verdict.score_report is not None:
+        print(f"  score report: {verdict.score_report.message}")
+    words = {0: "verifies", 1: "does NOT verify", UNFINISHED: "verifies so far, unfinished"}
     if source is not None:
-        verdict[UNFINISHED] = "verifies; the imported run is unfinished and stays so"
-    print(f"transcript {verdict[status]} (exit status {status})")
-    return status
-
-
-def _imported_from(records: list[dict[str, Any]]) -> str | None:
-    """The instrument a run was imported from (its run-started provenance), or None."""
-    started = records[0].get("runStarted") if records else None
-    provenance = started.get("provenance") if isinstance(started, dict) else None
-    source = provenance.get("source") if isinstance(provenance, dict) else None
-    return source if isinstance(source, str) and source else None
-
-
-def _check_head_schema(head: Any, name: str) -> None:
-    from apconform.ap1.transcript.head import HEAD_INVALID
-    from apconform.core.errors import ApconformError, DocumentRefused
-    from apconform.core.validation import validate_document
-    from apconform.models.ap1 import Ap1TranscriptHead
-
-    try:
-        validate_document(Ap1TranscriptHead, head, what=f"head file {name}")
-    except DocumentRefused as refused:
-        raise ApconformError(HEAD_INVALID, refused.message) from None
-
-
-def _transcript_status(report: Any, anchor: Any, scored: Any, *, require_anchor: bool) -> int:
-    """0 complete and anchored (or older format), 1 a fault, 3 consistent but unfinished."""
-    if not report.ok or anchor.fault or (scored is not None and scored.fault):
-        return 1
-    if require_anchor and anchor.state == "unanchored":
-        return 1
-    if not report.finished or anchor.state == "tail":
-        return UNFINISHED
-    return 0
+        words[UNFINISHED] = "verifies; the imported run is unfinished and stays so"
+    print(f"transcript {words[status]} (exit status {status})")
 
 
 def _cmd_serve_mock(args: argparse.Namespace) -> int:
