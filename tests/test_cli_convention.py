@@ -21,6 +21,8 @@ from apconform import __version__
 from apconform.cli.convention import (
     DOCUMENT_COMMANDS,
     EXIT_STATUSES,
+    FORMAT_ALIASES,
+    FORMATS,
     INPUT_PATHS,
     SERVERS,
     command_paths,
@@ -65,6 +67,13 @@ def test_the_exit_table_in_the_docs_is_the_conventions() -> None:
     assert [(int(s), name, meaning) for s, name, meaning in rows] == list(EXIT_STATUSES)
 
 
+def test_the_format_tables_in_the_docs_are_the_conventions() -> None:
+    assert [(name, meaning) for name, meaning in _table("## Formats")] == list(FORMATS.items())
+    aliases = DOCS.split("## Formats", 1)[1].split("| Old name |", 1)[1].split("\n\n")[0]
+    rows = [line.strip("|").split("|") for line in aliases.splitlines()[2:]]
+    assert {old.strip(): same.strip() for old, same, _ in rows} == FORMAT_ALIASES
+
+
 def test_every_error_code_exits_with_a_status_of_the_table() -> None:
     import pkgutil
 
@@ -87,7 +96,8 @@ def test_the_command_table_in_the_docs_lists_every_command_with_its_formats() ->
     assert sorted(documented) == sorted(" ".join(path) for path in LEAVES)
     for path in LEAVES:
         action = _format(PATHS[path])
-        expected = "none" if action is None else ", ".join(action.choices or ())
+        names = [c for c in action.choices or () if c not in FORMAT_ALIASES] if action else []
+        expected = "none" if action is None else ", ".join(names)
         assert documented[" ".join(path)].split(":")[0] == expected, path
 
 

@@ -6,9 +6,9 @@ exit with 2.
 
 Each command reads one JSON document from a file or from ``-`` (standard
 input) through the kit's bounded loader and writes JSON on standard output
-(``--format table`` for a readable summary). A refused document exits with 1
-and lists every violation on standard error, as text and as JSON; usage and
-input errors exit with 2.
+(``--format text`` for a readable summary; ``table`` is its deprecated alias).
+A refused document exits with 1 and lists every violation on standard error, as
+text and as JSON; usage and input errors exit with 2.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from apconform.cli.convention import add_format
 from apconform.cli.shared import read_document
 
 __all__ = ["register"]
@@ -203,11 +204,12 @@ def _cmd_population(args: argparse.Namespace) -> int:
 def _add_common(parser: argparse.ArgumentParser, *, reads: bool = True) -> None:
     if reads:
         parser.add_argument("file", help="a JSON file, or - for standard input")
-    parser.add_argument(
-        "--format",
-        choices=("json", "table"),
+    add_format(
+        parser,
+        ("json", "text"),
         default="json",
-        help="json (default): the document; table: a readable summary",
+        legacy={"text": "table"},
+        help="json (default): the document; text: a readable summary",
     )
 
 

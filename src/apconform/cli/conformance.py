@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from apconform.cli.convention import add_format, format_names
 from apconform.cli.shared import trust_arguments
 from apconform.core.errors import UsageError
 
@@ -305,11 +306,12 @@ def register(subparsers: Any) -> None:
         "--only", action="append", nargs="+", metavar="ID", help="clause or vector ids"
     )
     check.add_argument("--xfail", metavar="FILE", help="expected-failures list (strict)")
-    check.add_argument(
-        "--format",
-        action="append",
-        choices=["pretty", "json", "junit", "markdown", "html"],
-        help="report format (repeatable; default pretty)",
+    add_format(
+        check,
+        ("text", "json", "junit", "markdown", "html"),
+        append=True,
+        legacy={"text": "pretty"},
+        help="report format (repeatable; default text)",
     )
     check.add_argument("--output", action="append", metavar="PATH", help="file for each --format")
     check.add_argument("--badge", metavar="DIR", help="write shields.io badges, one per protocol")
@@ -345,24 +347,26 @@ def register(subparsers: Any) -> None:
     lint = actions.add_parser("lint", help="check every vector rule, listing every fault")
     _vectors_option(lint)
     lint.add_argument("--protocol", action="append", choices=_PROTOCOLS)
-    lint.add_argument("--format", choices=["text", "json"], default="text")
+    lint.add_argument("--format", choices=format_names("text", "json"), default="text")
     lint.set_defaults(handler=_cmd_lint)
     listing = actions.add_parser("list", help="list the vectors, by operation, clause or protocol")
     _vectors_option(listing)
     listing.add_argument("--operation", help="only this operation's vectors, e.g. apx.evaluate")
     listing.add_argument("--clause", help="only the vectors citing this clause, e.g. KIT-LOAD-2")
     listing.add_argument("--protocol", choices=_PROTOCOLS)
-    listing.add_argument("--format", choices=["text", "json"], default="text")
+    listing.add_argument("--format", choices=format_names("text", "json"), default="text")
     listing.set_defaults(handler=_cmd_list)
     show = actions.add_parser("show", help="print one vector with the clauses it cites, quoted")
     _vectors_option(show)
     show.add_argument("id", help="the vector's id (its file name without .json)")
-    show.add_argument("--format", choices=["text", "json"], default="text")
+    show.add_argument("--format", choices=format_names("text", "json"), default="text")
     show.set_defaults(handler=_cmd_show)
     coverage = actions.add_parser("coverage", help="the clause-by-clause coverage table")
     _vectors_option(coverage)
     coverage.add_argument("--protocol", action="append", choices=_PROTOCOLS)
-    coverage.add_argument("--format", choices=["text", "markdown", "json"], default="text")
+    coverage.add_argument(
+        "--format", choices=format_names("text", "markdown", "json"), default="text"
+    )
     coverage.set_defaults(handler=_cmd_coverage)
     manifest = actions.add_parser("manifest", help="write and sign DIR/MANIFEST.json")
     _vectors_option(manifest)
@@ -375,7 +379,7 @@ def register(subparsers: Any) -> None:
     )
     vdiff.add_argument("old", help="the older vector folder or MANIFEST.json")
     vdiff.add_argument("new", help="the newer vector folder or MANIFEST.json")
-    vdiff.add_argument("--format", choices=["text", "json"], default="text")
+    vdiff.add_argument("--format", choices=format_names("text", "json"), default="text")
     vdiff.set_defaults(handler=_cmd_vectors_diff)
 
     report = subparsers.add_parser("report", help="verify or re-render a conformance report")
@@ -389,8 +393,12 @@ def register(subparsers: Any) -> None:
         "render", help="render a JSON-lines report as another format"
     )
     rrender.add_argument("report", help="the JSON-lines report")
-    rrender.add_argument(
-        "--format", choices=["pretty", "json", "junit", "markdown", "html"], required=True
+    add_format(
+        rrender,
+        ("text", "json", "junit", "markdown", "html"),
+        required=True,
+        legacy={"text": "pretty"},
+        help="the format to render",
     )
     rrender.add_argument("--output", help="file to write (default: standard output)")
     rrender.set_defaults(handler=_cmd_report_render)
@@ -400,5 +408,5 @@ def register(subparsers: Any) -> None:
     )
     rdiff.add_argument("before", help="the earlier report (JSON lines, or score-report.json)")
     rdiff.add_argument("after", help="the later report, of the same kind")
-    rdiff.add_argument("--format", choices=["text", "json"], default="text")
+    rdiff.add_argument("--format", choices=format_names("text", "json"), default="text")
     rdiff.set_defaults(handler=_cmd_report_diff)

@@ -12,8 +12,10 @@ parser tree once and makes the commands behave alike, so no command can forget:
 - commands that print a JSON document by nature accept ``--format json`` as
   their only format; servers print no results and take no ``--format``.
 
-The exit statuses are the same everywhere: see :data:`EXIT_STATUSES` (and the
-table in docs/cli.md, which a test keeps equal to it).
+Every ``--format`` draws its names from one vocabulary, :data:`FORMATS` (older
+words for the same thing stay accepted as deprecated aliases, :data:`FORMAT_ALIASES`),
+and the exit statuses are the same everywhere: see :data:`EXIT_STATUSES`. docs/cli.md
+has both tables, which a test keeps equal to these.
 """
 
 from __future__ import annotations
@@ -22,19 +24,23 @@ import argparse
 import io
 import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import redirect_stdout
 from typing import Any
 
 __all__ = [
     "DOCUMENT_COMMANDS",
     "EXIT_STATUSES",
+    "FORMATS",
+    "FORMAT_ALIASES",
     "INPUT_PATHS",
     "PATH_KINDS",
     "SERVERS",
+    "add_format",
     "apply_convention",
     "check_input_paths",
     "command_paths",
+    "format_names",
     "json_mode",
     "run_as_json",
 ]
@@ -65,6 +71,95 @@ EXIT_STATUSES: tuple[tuple[int, str, str], ...] = (
     (130, "interrupted", "Ctrl-C, or SIGTERM (`kill PID`) for `ap1 run`; a run can be resumed"),
 )
 """(status, name, meaning) of every exit status a command may return."""
+
+FORMATS: dict[str, str] = {
+    "text": "human-readable text for a terminal (a table where the result is tabular)",
+    "json": "JSON on standard output: the command's document, or its text report as one "
+    "object; messages go to standard error",
+    "markdown": "a Markdown document",
+    "html": "one self-contained HTML page",
+    "junit": "JUnit XML, the test report CI systems read",
+}
+"""The one vocabulary of ``--format``: every command's choices are names from it."""
+
+FORMAT_ALIASES: dict[str, str] = {
+    "pretty": "text",
+    "table": "text",
+}
+"""Older names a few commands still accept, each the same as its vocabulary name
+(deprecated: ``check`` and ``report render`` said ``pretty``, the ``apx`` commands
+``table``). A command that accepts an alias says so in its ``--help``."""
+
+
+def format_names(*names: str) -> list[str]:
+    """The choices of a ``--format``: names from :data:`FORMATS`, in the order given."""
+    unknown = [name for name in names if name not in FORMATS]
+    if unknown:
+        raise ValueError(f"--format names outside the vocabulary: {unknown}")
+    return list(names)
+
+
+class _FormatChoice(argparse.Action):
+    """``--format NAME``: a vocabulary name or a deprecated alias, stored as the word the
+    command's code reads (one value, or one per use with ``append``)."""
+
+    def __init__(
+        self,
+        option_strings: list[str],
+        dest: str,
+        *,
+        stored: Mapping[str, str],
+        append: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        self._stored = dict(stored)
+        self._append = append
+        super().__init__(option_strings, dest, **kwargs)
+
+    def __call__(self, parser: Any, namespace: Any, values: Any, option: Any = None) -> None:
+        value = self._stored.get(values, values)
+        if self._append:
+            value = [*(getattr(namespace, self.dest, None) or []), value]
+        setattr(namespace, self.dest, value)
+
+
+def add_format(
+    parser: argparse.ArgumentParser,
+    names: tuple[str, ...],
+    *,
+    help: str,
+    default: str | None = None,
+    required: bool = False,
+    append: bool = False,
+    legacy: Mapping[str, str] | None = None,
+) -> argparse.Action:
+    """Add ``--format`` with ``names`` from :data:`FORMATS`.
+
+    ``legacy`` maps a vocabulary name to the older word the command's code still reads
+    (``{"text": "pretty"}``): that word, an alias of :data:`FORMAT_ALIASES`, stays
+    accepted, both are stored as it, and the help says it is deprecated.
+    """
+    choices = format_names(*names)
+    stored: dict[str, str] = {}
+    notes = []
+    for name, old in (legacy or {}).items():
+        if FORMAT_ALIASES.get(old) != name or name not in choices:
+            raise ValueError(f"{old!r} is not a deprecated alias of {name!r}")
+        stored[name] = stored[old] = old
+        choices.append(old)
+        notes.append(f"{old}: deprecated, the same as {name}")
+    return parser.add_argument(
+        "--format",
+        action=_FormatChoice,
+        stored=stored,
+        append=append,
+        choices=choices,
+        default=default,
+        required=required,
+        metavar="{" + ",".join(names) + "}",
+        help="; ".join([help, *notes]),
+    )
+
 
 SERVERS: dict[tuple[str, ...], str] = {
     ("serve",): "serves HTTP until stopped; it prints log lines, not results",
@@ -231,12 +326,15 @@ def apply_convention(parser: argparse.ArgumentParser, loaded: tuple[str, ...] | 
             continue
         if path in DOCUMENT_COMMANDS:
             sub.add_argument(
-                "--format", choices=["json"], default="json", help="json (the only format)"
+                "--format",
+                choices=format_names("json"),
+                default="json",
+                help="json (the only format)",
             )
         elif _option(sub, "--json") is not None:
             sub.add_argument(
                 "--format",
-                choices=["text", "json"],
+                choices=format_names("text", "json"),
                 default="text",
                 action=_FormatAlias,
                 help="text (default) or json (the same as --json)",
@@ -244,7 +342,7 @@ def apply_convention(parser: argparse.ArgumentParser, loaded: tuple[str, ...] | 
         else:
             sub.add_argument(
                 "--format",
-                choices=["text", "json"],
+                choices=format_names("text", "json"),
                 default="text",
                 help="text (default) or json: one object with the command, its exit status "
                 "and its text report as lines",

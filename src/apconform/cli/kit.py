@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from apconform.cli.convention import format_names
 from apconform.cli.shared import print_json, read_document, trust_arguments
 from apconform.core.errors import UsageError
 
@@ -190,7 +191,10 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
 def _format_option(parser: argparse.ArgumentParser, json_help: str) -> None:
     parser.add_argument(
-        "--format", choices=["text", "json"], default="text", help=f"text (default) or {json_help}"
+        "--format",
+        choices=format_names("text", "json"),
+        default="text",
+        help=f"text (default) or {json_help}",
     )
 
 

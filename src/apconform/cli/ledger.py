@@ -14,6 +14,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from apconform.cli.convention import format_names
+
 __all__ = ["register"]
 
 
@@ -212,7 +214,7 @@ def _ledger_option(parser: argparse.ArgumentParser) -> None:
 
 
 def _format_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--format", choices=["text", "json"], default="text")
+    parser.add_argument("--format", choices=format_names("text", "json"), default="text")
 
 
 def register(subparsers: Any) -> None:

@@ -47,8 +47,9 @@ def open_adapter(target: str, *, validate_protocol: bool = False) -> Adapter:
                 ADAPTER_TARGET, f"cannot split the command {rest!r}: {exc}"
             ) from None
         if argv and shutil.which(argv[0]) is None:
-            # The command names nothing runnable: the --impl value is wrong (a usage error,
-            # exit 2), not an implementation that failed to start (APC-ADAPTER-START, exit 1).
+            # The command names nothing runnable: the --impl value is wrong (APC-ADAPTER-TARGET),
+            # not an implementation that ran and failed to start (APC-ADAPTER-START, which
+            # shows its stderr); both are setup errors, exit 2.
             raise ApconformError(
                 ADAPTER_TARGET,
                 f"{target}: {argv[0]!r} is not an executable file or a command on PATH",
