@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import SLOW_MODULES
+from slow_modules import SLOW_MODULES
 
 TESTS = Path(__file__).resolve().parent
 
