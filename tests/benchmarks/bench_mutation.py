@@ -12,7 +12,10 @@ vectors alone, through the direct adapter, judged as the contract judges
 (KIT-VEC-3). The work is resumable: mutmut keeps each mutant's result in the
 scratch copy, and a run only runs the mutants of each module that have none
 (``--retry-survivors`` runs the survivors again, after new vectors), module by
-module, until ``--hours`` is spent. Then the results of every module are read
+module, until ``--hours`` is spent. A module the scratch copy holds no run mutant of
+(a new machine, a lost folder) keeps its committed result while its source has
+the digest that result records (``sourceSha256``); a changed module is measured
+again. Then the results of every module are read
 and written to docs/kit/mutation-result.json, from which ``apconform-dev gen``
 renders docs/kit/mutation.md.
 
@@ -38,6 +41,7 @@ suite.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import shutil
@@ -272,6 +276,7 @@ def classify(
     return {
         "module": module,
         "protocol": protocol_of(module),
+        "sourceSha256": hashlib.sha256((REPO / module).read_bytes()).hexdigest(),
         "status": _status(total, counts["pending"]) if meta else "not generated yet",
         "mutants": total,
         "run": ran,
@@ -367,11 +372,12 @@ def main() -> int:
     reach = static_reach(modules)
     import_time = import_time_functions()
     waivers = _waivers()
-    previous = (
-        {m["module"]: m.get("seconds", 0) for m in json.loads(RESULT.read_text())["modules"]}
+    committed: dict[str, dict[str, Any]] = (
+        {m["module"]: m for m in json.loads(RESULT.read_text())["modules"]}
         if RESULT.is_file()
         else {}
     )
+    previous = {name: m.get("seconds", 0) for name, m in committed.items()}
     results: dict[str, dict[str, Any]] = {}
     for protocol in ("kit", "apx", "ap1"):
         mine = [m for m in modules if protocol_of(m) == protocol]
@@ -389,9 +395,20 @@ def main() -> int:
                         f"{module}: {sent} mutants run in {time.monotonic() - began:.0f} s",
                         flush=True,
                     )
-        # every protocol is read from its scratch copy, run now or before
+        # every protocol is read from its scratch copy, run now or before; a module the
+        # scratch copy has no mutants of keeps its committed result while its source is
+        # the one that result measured (a lost scratch folder loses no measurement)
         for module in mine:
-            results[module] = classify(root, module, reach, waivers, import_time)
+            fresh = classify(root, module, reach, waivers, import_time)
+            kept = committed.get(module)
+            if (
+                fresh["run"] == 0
+                and kept is not None
+                and kept["run"] > 0
+                and kept.get("sourceSha256") == fresh["sourceSha256"]
+            ):
+                fresh = kept
+            results[module] = fresh
     listed = [results[m] for m in modules if m in results]
     document = {
         "schemaVersion": "apconform-mutation-result/1",
