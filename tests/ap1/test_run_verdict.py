@@ -10,11 +10,14 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
+
 from apconform.ap1.rundir import load_in
 from apconform.ap1.scoring.anchor import check_report_anchor
 from apconform.ap1.transcript.head import read_head
 from apconform.ap1.transcript.verdict import RunVerdict, verify_run, verify_run_at
 from apconform.ap1.transcript.verify import verify_transcript
+from apconform.cli import main
 
 RECORDS, CELLS = 206, 204
 """The demo run: 204 planned cells, all recorded, plus run-started and run-finished."""
@@ -143,3 +146,29 @@ def test_a_missing_head_blocks_a_resume_unless_only_run_started_was_written(
     verdict = _verdict(run_dir)
     assert (verdict.anchor.state, len(verdict.report.records)) == ("head-missing", 1)
     assert verdict.blocks_resume is False
+
+
+def test_the_command_line_says_what_the_verdict_says_of_a_tail(
+    demo: tuple[Path, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A head that anchors an earlier record: the chain is whole and ends in run-finished, but
+    the run is unfinished (exit 3); the JSON and the words say so, and counts are numbers."""
+    run_dir = _copy(demo, tmp_path)
+    records = [json.loads(line) for line in _lines(run_dir)]
+    head = json.loads((run_dir / "transcript.head.json").read_text(encoding="utf-8"))
+    head |= {
+        "records": str(RECORDS - 2),
+        "headSha256": records[RECORDS - 3]["sha256"],
+        "lastKind": records[RECORDS - 3]["kind"],
+    }
+    (run_dir / "transcript.head.json").write_text(json.dumps(head), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["ap1", "verify-transcript", str(run_dir), "--json"]) == 3
+    document = json.loads(capsys.readouterr().out)
+    assert (document["finished"], document["exitStatus"]) == (False, 3)
+    assert (document["records"], document["anchor"]["headRecords"]) == (RECORDS, RECORDS - 2)
+    assert document["anchor"]["state"] == "tail"
+    assert main(["ap1", "verify-transcript", str(run_dir)]) == 3
+    words = capsys.readouterr().out
+    assert f"{RECORDS} records, {CELLS} of {CELLS} cells, NOT FINISHED" in words
+    assert words.rstrip().endswith("transcript verifies so far, unfinished (exit status 3)")

@@ -72,10 +72,12 @@ class Anchor:
         return self.state in FAULTS
 
     def to_dict(self) -> dict[str, Any]:
+        """The anchor in the ``verify-transcript --format json`` document."""
         return {
             "state": self.state,
             "message": self.message,
-            "headRecords": None if self.head_records is None else str(self.head_records),
+            # a JSON number, as the verdict's own "records" beside it
+            "headRecords": self.head_records,
             "signature": self.signature,
         }
 

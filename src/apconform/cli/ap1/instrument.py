@@ -291,7 +291,7 @@ def _verdict_document(verdict: Any) -> dict[str, Any]:
         "cellsRecorded": len(report.cells),
         "cellsPlanned": verdict.planned,
         "cellsDeferred": len(verdict.deferred),
-        "finished": report.finished,
+        "finished": verdict.finished,
         "anchor": verdict.anchor.to_dict(),
         "scoreReport": scored.to_dict() if scored else None,
         "exitStatus": verdict.exit_status,
@@ -305,8 +305,8 @@ def _print_verdict(verdict: Any) -> None:
     for problem in report.problems:
         print(problem)
     source = verdict.imported_from
-    state = "finished" if report.finished else "NOT FINISHED (resume to complete it)"
-    if source is not None and not report.finished:
+    state = "finished" if verdict.finished else "NOT FINISHED (resume to complete it)"
+    if source is not None and not verdict.finished:
         # an imported run holds what its source recorded; ap1 run --resume refuses it
         state = (
             f"imported from {source} with the executions it recorded, not finished; an imported "
