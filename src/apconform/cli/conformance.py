@@ -19,6 +19,9 @@ from apconform.cli.convention import add_format, format_names
 from apconform.cli.shared import trust_arguments
 from apconform.core.errors import UsageError
 
+_REPORT_FORMATS = ("text", "json", "junit", "markdown", "html")
+"""The formats a conformance report is written in, by `check` and by `report render` alike."""
+
 __all__ = ["register"]
 
 _PROTOCOLS = ("apx", "ap1", "kit")
@@ -308,7 +311,7 @@ def register(subparsers: Any) -> None:
     check.add_argument("--xfail", metavar="FILE", help="expected-failures list (strict)")
     add_format(
         check,
-        ("text", "json", "junit", "markdown", "html"),
+        _REPORT_FORMATS,
         append=True,
         legacy={"text": "pretty"},
         help="report format (repeatable; default text)",
@@ -395,7 +398,7 @@ def register(subparsers: Any) -> None:
     rrender.add_argument("report", help="the JSON-lines report")
     add_format(
         rrender,
-        ("text", "json", "junit", "markdown", "html"),
+        _REPORT_FORMATS,
         required=True,
         legacy={"text": "pretty"},
         help="the format to render",
