@@ -48,6 +48,15 @@ from apconform.ap1.scoring.record import (
     ToolCallView,
     read_execution,
 )
+from apconform.ap1.scoring.results import (
+    AccuracyResult,
+    AnswerResult,
+    CoverageResult,
+    EchoResult,
+    ExecutionScoreJson,
+    InvocationResult,
+    TranscriptionResult,
+)
 from apconform.core.errors import ApconformError, define_code
 
 __all__ = [
@@ -73,20 +82,20 @@ class ExecutionScore:
 
     view: ExecutionView
     item: ItemContext
-    invocation: dict[str, Any]
+    invocation: InvocationResult
     figure: FigureResult | None
-    accuracy: dict[str, Any] | None
+    accuracy: AccuracyResult | None
     provenance: tuple[InvocationProvenance, ...]
     provenance_outcome: str | None
     operations: tuple[CallOperation, ...]
     reclassified: int
-    transcription: dict[str, Any] | None
-    coverage: dict[str, Any] | None
-    answer: dict[str, Any]
-    echo: dict[str, Any]
+    transcription: TranscriptionResult | None
+    coverage: CoverageResult | None
+    answer: AnswerResult
+    echo: EchoResult
     surfaces: dict[str, str] | None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ExecutionScoreJson:
         """The per-execution score document (one line of executions.jsonl)."""
         view = self.view
         return {

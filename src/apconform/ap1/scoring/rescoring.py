@@ -21,12 +21,13 @@ from typing import Any
 import orjson
 
 from apconform.ap1.inputs.plan import plan_groups
-from apconform.ap1.scoring.adjudication.sheets import SheetRow
+from apconform.ap1.scoring.adjudication.sheets import Rows, SheetRow
 from apconform.ap1.scoring.aggregate import Accumulator
 from apconform.ap1.scoring.context import ScoringInputs
 from apconform.ap1.scoring.execution import score_view
 from apconform.ap1.scoring.record import RecordUnreadable, read_execution
 from apconform.ap1.scoring.report.document import RunFacts, build_report
+from apconform.ap1.scoring.results import ExecutionScoreJson
 from apconform.ap1.scoring.tally import CellTally
 from apconform.ap1.transcript.chain import GENESIS, record_hash
 from apconform.ap1.transcript.deferral import deferral_cause
@@ -109,7 +110,7 @@ def _parse_line(raw: bytes) -> Any:
 _LINE_ENCODER = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
-def execution_line(document: dict[str, Any]) -> bytes:
+def execution_line(document: ExecutionScoreJson) -> bytes:
     """One line of executions.jsonl, without its newline: sorted keys, UTF-8, no spaces.
 
     The bytes are those of ``json.dumps(document, sort_keys=True,
@@ -132,7 +133,7 @@ class ScoreReport:
     """The report document and what is written beside it."""
 
     document: dict[str, Any]
-    sheet_rows: list[dict[str, Any]] | RowStream
+    sheet_rows: Rows
     """A list, or (for a transcript scored with spooled listings) rows in a temporary file."""
     seal_hash: str
 
@@ -184,7 +185,7 @@ class Rescorer:
     seal: dict[str, Any] | None = None
     ap1_text_sha256: str | None = None
     adjudication: dict[str, Any] | None = None
-    on_execution: Callable[[dict[str, Any]], None] | None = None
+    on_execution: Callable[[ExecutionScoreJson], None] | None = None
     acc: Accumulator = field(default_factory=Accumulator)
     """Pass ``Accumulator.spooled()`` to keep the long listings in temporary files."""
     facts: RunFacts | None = None
@@ -368,7 +369,7 @@ class Rescorer:
         document = build_report(self.acc, self.inputs, self.facts)
         return ScoreReport(document, rows, seal_hash)
 
-    def sheet_rows(self) -> tuple[list[dict[str, Any]] | RowStream, str]:
+    def sheet_rows(self) -> tuple[Rows, str]:
         """The rows for human scorers and the seal hash they name (after the last record).
 
         They do not need the report document, so the sheets can be written
@@ -385,7 +386,8 @@ class Rescorer:
         if isinstance(routed, SpooledRows) and routed.spilled:
             routed.flush()
             return routed.map(SheetRow(self.inputs, seal_hash)), seal_hash
-        return list(map(SheetRow(self.inputs, seal_hash), routed)), seal_hash
+        convert = SheetRow(self.inputs, seal_hash)
+        return [convert(row) for row in routed], seal_hash
 
 
 def _plain(value: Any) -> Any:
