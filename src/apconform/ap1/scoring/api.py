@@ -18,7 +18,6 @@ from apconform.ap1.inputs.sealed import SealedInputs
 from apconform.ap1.scoring.context import ScoringInputs, scoring_inputs
 from apconform.ap1.scoring.execution import score_record
 from apconform.ap1.scoring.rescoring import Rescorer, ScoreReport, rescore_records
-from apconform.ap1.scoring.results import ExecutionScoreJson
 from apconform.core.canonical import sha256_text
 
 __all__ = ["prepare_inputs", "rescore", "rescore_bytes", "score_execution"]
@@ -38,7 +37,7 @@ def _prepared(sealed_inputs: ScoringInputs | Mapping[str, Any]) -> ScoringInputs
 
 def score_execution(
     record: Mapping[str, Any], sealed_inputs: ScoringInputs | Mapping[str, Any]
-) -> ExecutionScoreJson:
+) -> dict[str, Any]:
     """Score one execution record (a transcript record or its ``execution`` member).
 
     Pass a :class:`ScoringInputs` from :func:`prepare_inputs` when scoring many

@@ -193,7 +193,7 @@ def _score_stream(
             seal=seal,
             ap1_text_sha256=None if ap1_text is None else sha256_text(ap1_text),
             adjudication=adjudication,
-            on_execution=lambda doc: _append(out, execution_line(doc)),
+            on_score=lambda doc: _append(out, execution_line(doc)),
             acc=Accumulator.spooled(str(output_dir)),
         )
         streaming_maxrss = None

@@ -12,8 +12,8 @@ from __future__ import annotations
 import decimal
 from decimal import Decimal
 from functools import lru_cache
+from typing import Any
 
-from apconform.ap1.scoring.results import RateJson
 from apconform.core.stats import Proportion, format_percent
 from apconform.core.stats import proportion as _exact
 
@@ -50,7 +50,7 @@ def rate_text(k: int, n: int, *, failures: bool) -> str:
     return text
 
 
-def rate(k: int, n: int, *, failures: bool) -> RateJson | None:
+def rate(k: int, n: int, *, failures: bool) -> dict[str, Any] | None:
     """The rate document, or None when n is 0 (a rate of nothing is not reported as a number)."""
     if n == 0:
         return None

@@ -185,7 +185,11 @@ class Rescorer:
     seal: dict[str, Any] | None = None
     ap1_text_sha256: str | None = None
     adjudication: dict[str, Any] | None = None
-    on_execution: Callable[[ExecutionScoreJson], None] | None = None
+    on_execution: Callable[[dict[str, Any]], None] | None = None
+    """Called with each execution's score document as a plain dict (for callers outside the
+    scorer that take one)."""
+    on_score: Callable[[ExecutionScoreJson], None] | None = None
+    """Called with each execution's score document."""
     acc: Accumulator = field(default_factory=Accumulator)
     """Pass ``Accumulator.spooled()`` to keep the long listings in temporary files."""
     facts: RunFacts | None = None
@@ -298,6 +302,8 @@ class Rescorer:
             self.acc.record_unreadable(f"line {line}", str(exc))
             return
         self.acc.add(score)
+        if self.on_score is not None:
+            self.on_score(score.document())
         if self.on_execution is not None:
             self.on_execution(score.to_json())
 

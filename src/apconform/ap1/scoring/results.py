@@ -30,29 +30,12 @@ __all__ = [
     "OperationsJson",
     "ProvenanceJson",
     "QuantisationFinding",
-    "RateJson",
     "ReturnAsEvaluated",
     "SignInversionFinding",
     "TokenJson",
     "TranscriptionResult",
     "UngovernedFigure",
 ]
-
-
-class RateJson(TypedDict):
-    """A rate k/n with its intervals (decimal strings), as the report spells it."""
-
-    k: str
-    n: str
-    counts: Literal["failures", "successes"]
-    rate: str
-    clopperPearsonLower: str
-    clopperPearsonUpper: str
-    upperBound95: str
-    wilsonLower: str
-    wilsonUpper: str
-    ruleOfThree: str | None
-    text: str
 
 
 class AccuracyResult(TypedDict):

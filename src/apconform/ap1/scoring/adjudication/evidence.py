@@ -239,7 +239,7 @@ def run_evidence(run_dir: Path) -> RunEvidence:
         inputs,
         seal=run.seal,
         ap1_text_sha256=None if run.ap1_text is None else sha256_text(run.ap1_text),
-        on_execution=keep,
+        on_score=keep,
     )
     excerpts: dict[str, list[ExcerptTurn]] = {}
     for raw in _lines(run_dir):
