@@ -27,6 +27,7 @@ __all__ = [
     "AlteredRow",
     "AuditRow",
     "BlindRow",
+    "Disagreement",
     "EvidenceCall",
     "ExcerptTurn",
     "KeyRow",
@@ -94,6 +95,17 @@ class UnreadableRow(TypedDict):
 
 RoutedCall = TypedDict("RoutedCall", {"name": str, "arguments": str, "return": str})
 """One tool call of a routed execution: its name, raw arguments and raw return ("" if none)."""
+
+
+class Disagreement(TypedDict):
+    """A row the two scorers marked differently: which fields, both marks, any settlement."""
+
+    rowId: str
+    dimension: str
+    disputed: list[str]
+    scorer1: dict[str, str]
+    scorer2: dict[str, str]
+    settled: dict[str, str] | None
 
 
 class RoutedRow(TypedDict):

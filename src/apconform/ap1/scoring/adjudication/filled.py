@@ -22,6 +22,7 @@ from apconform.ap1.scoring.adjudication.marks import (
     checked_mark,
     checked_settlement,
 )
+from apconform.ap1.scoring.rows import Disagreement
 from apconform.core.errors import ApconformError, define_code
 
 __all__ = [
@@ -142,15 +143,11 @@ def fill_sheet(blank: bytes, marks: Mapping[str, Mapping[str, str]], what: str) 
     return _csv(header or ["rowId", *MARK_FIELDS], rows)
 
 
-def settlement_csv(disagreements: list[dict[str, Any]]) -> str:
-    """The settlement sheet: one row per row in dispute, both scorers' marks and the settled one.
-
-    ``disagreements`` are dicts with ``rowId``, ``dimension``, ``scorer1``,
-    ``scorer2`` (each a mark) and ``settled`` (a settled mark or None).
-    """
+def settlement_csv(disagreements: list[Disagreement]) -> str:
+    """The settlement sheet: one row per row in dispute, both scorers' marks and the settled one."""
     rows = []
     for d in disagreements:
-        settled = d.get("settled") or {}
+        settled = d["settled"] or {}
         rows.append(
             {
                 "rowId": d["rowId"],
