@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from apconform.ap1.scoring.report.outline import LIST_LIMIT as _LIST_LIMIT
-from apconform.ap1.scoring.report.outline import Cell, CutRows, Section, StreamedRows
+from apconform.ap1.scoring.report.outline import Cell, CutRows, Formula, Section, StreamedRows
 from apconform.ap1.scoring.report.outline import counts_text as _c
 from apconform.ap1.scoring.report.outline import optional as _n
 from apconform.ap1.scoring.report.outline import rate_text as _r
@@ -230,7 +230,7 @@ def _yes_no(value: bool | None) -> Cell:
     return "" if value is None else value
 
 
-def _drop_ratio(v: dict[str, Any]) -> dict[str, Any]:
+def _drop_ratio(v: dict[str, Any]) -> Formula:
     """The drop ratio as a formula: its definition, its value and the rates it is made of."""
     base, removed = v["byCondition"]
     ratio = v["dropRatio"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, overload
+from typing import Any, TypedDict, overload
 
 from apconform.core.spooled import RowStream
 
@@ -91,6 +91,17 @@ class StreamedRows(_TableRows):
         return self._convert(next(iter(self._source.at([position]))))
 
 
+class Formula(TypedDict):
+    """A formula written out: its name, its expression, its value (None when undefined), each
+    symbol with what it stands for, and a note."""
+
+    name: str
+    expression: str
+    value: str | None
+    where: list[tuple[str, str]]
+    note: str
+
+
 @dataclass
 class Block:
     """A paragraph (text), a table (headers, rows), a chart (kind, data), a code block, or a
@@ -110,7 +121,7 @@ class Block:
     group: tuple[int, ...] = ()
     key: tuple[int, ...] = (0,)
     noun: str = "rows"
-    formula: dict[str, Any] = field(default_factory=dict)
+    formula: Formula | None = None
 
 
 @dataclass
@@ -137,7 +148,7 @@ class Section:
             Block("table", headers=headers, rows=rows, limit=limit, group=group, key=key, noun=noun)
         )
 
-    def formula(self, text: str, formula: dict[str, Any]) -> None:
+    def formula(self, text: str, formula: Formula) -> None:
         self.blocks.append(Block("formula", text=text, formula=formula))
 
     def chart(self, kind: str, data: dict[str, Any]) -> None:
