@@ -28,6 +28,7 @@ from apconform.ap1.scoring.execution import score_view
 from apconform.ap1.scoring.record import RecordUnreadable, read_execution
 from apconform.ap1.scoring.report.document import RunFacts, build_report
 from apconform.ap1.scoring.results import ExecutionScoreJson
+from apconform.ap1.scoring.rows import TranscriptProblem
 from apconform.ap1.scoring.tally import CellTally
 from apconform.ap1.transcript.chain import GENESIS, record_hash
 from apconform.ap1.transcript.deferral import deferral_cause
@@ -166,7 +167,7 @@ class Stretch:
     objects: int
     records: int
     finished: bool
-    problems: list[dict[str, Any]]
+    problems: list[TranscriptProblem]
     seal_hashes: set[str]
     run_started: dict[str, Any] | None
     recorded: list[str]
@@ -210,7 +211,7 @@ class Rescorer:
             elif "conflictClass" in item.model_fields_set:
                 self.acc.interpretive[item.id] = ("D6", str(item.conflictClass))
 
-    def _problem(self, line: int, seq: Any, kind: str, message: str) -> None:
+    def _problem(self, line: int, seq: object, kind: str, message: str) -> None:
         assert self.facts is not None
         if len(self.facts.problems) < 1000:
             self.facts.problems.append(

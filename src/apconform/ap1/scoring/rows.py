@@ -39,6 +39,7 @@ __all__ = [
     "RowEvidence",
     "RowKey",
     "SheetKey",
+    "TranscriptProblem",
     "UngovernedRow",
     "UnreadableRow",
     "Verdicts",
@@ -84,6 +85,15 @@ class UngovernedRow(TypedDict):
     figure: str
     count: str
     finding: str
+
+
+class TranscriptProblem(TypedDict):
+    """Where the transcript's chain or records fail a check: line, the record's seq, what."""
+
+    line: str
+    seq: str | None
+    kind: str
+    message: str
 
 
 class UnreadableRow(TypedDict):
