@@ -18,6 +18,7 @@ from typing import Any, TypedDict
 
 from fastapi import FastAPI
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.middleware.base import RequestResponseEndpoint
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -380,7 +381,7 @@ class Desk:
             }
 
 
-def _json(value: Any, status: int = 200) -> Response:
+def _json(value: object, status: int = 200) -> Response:
     return Response(
         dump_json(value),
         status_code=status,
@@ -420,7 +421,7 @@ def create_app(desk: Desk, settings: ApiSettings | None = None) -> FastAPI:
     )
 
     @app.middleware("http")
-    async def same_origin(request: Request, call_next: Any) -> Response:
+    async def same_origin(request: Request, call_next: RequestResponseEndpoint) -> Response:
         host = (request.headers.get("host") or "").rsplit(":", 1)[0].strip("[]")
         if host not in _HOSTS:
             return _problem(

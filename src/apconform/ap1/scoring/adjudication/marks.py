@@ -62,7 +62,7 @@ _LIMITS = {
 _MULTILINE = ("notes", "reason")
 
 
-def _text(row_id: str, field: str, value: Any) -> str:
+def _text(row_id: str, field: str, value: object) -> str:
     if value is None:
         return ""
     if not isinstance(value, str):

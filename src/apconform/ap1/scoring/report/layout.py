@@ -22,14 +22,18 @@ from apconform.core.spooled import RowStream
 __all__ = ["layout"]
 
 
-def _listing(rows: Any, convert: Callable[[Any], list[Cell]]) -> Sequence[list[Cell]]:
+def _listing(
+    rows: list[Any] | RowStream, convert: Callable[[Any], list[Cell]]
+) -> Sequence[list[Cell]]:
     """A cut table's rows: all of a list, or the first ones of rows spooled to disk."""
     if isinstance(rows, list):
         return [convert(row) for row in rows]
     return CutRows([convert(row) for row in rows.head(_LIST_LIMIT)], len(rows))
 
 
-def _streamed(rows: Any, convert: Callable[[Any], list[Cell]]) -> Sequence[list[Cell]]:
+def _streamed(
+    rows: list[Any] | RowStream, convert: Callable[[Any], list[Cell]]
+) -> Sequence[list[Cell]]:
     """A table's rows: all of a list, or rows spooled to disk read as the rendering needs them."""
     if isinstance(rows, RowStream):
         return StreamedRows(rows, convert)

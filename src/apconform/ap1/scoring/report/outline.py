@@ -171,5 +171,5 @@ def rate_text(rate: dict[str, Any] | None) -> str:
     return "n = 0 (no rate)" if rate is None else str(rate["text"])
 
 
-def optional(value: Any) -> str:
+def optional(value: object) -> str:
     return "" if value is None else str(value)
