@@ -189,6 +189,7 @@ def render_html(doc: dict[str, Any]) -> str:
             elif block.kind == "table":
                 parts.append(_table(block))
             elif block.kind == "chart":
+                assert block.chart is not None
                 parts.append(
                     f"<figure><figcaption>{e(chart_title(block.chart))}</figcaption>"
                     f"{chart_svg(block.chart)}</figure>"

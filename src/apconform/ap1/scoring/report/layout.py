@@ -12,6 +12,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from apconform.ap1.scoring.report.charts import answers_chart, invocation_chart, operands_chart
 from apconform.ap1.scoring.report.outline import LIST_LIMIT as _LIST_LIMIT
 from apconform.ap1.scoring.report.outline import Cell, CutRows, Formula, Section, StreamedRows
 from apconform.ap1.scoring.report.outline import counts_text as _c
@@ -289,7 +290,7 @@ def _invocation(doc: dict[str, Any]) -> Section:
         f"{v['heldConstant']} Self-reports in prose: {v['selfReports']} (recorded only). "
         f"Attestations: {v['attestations']} (EV-1). {v['ev3Statement']}"
     )
-    s.chart("invocation", {"rows": v["perItem"]})
+    s.chart(invocation_chart(v["perItem"]))
     s.table(
         ("Item", "Condition", "EV-2 n", "Not invoked", "EV-0", "Failure rate"),
         [
@@ -309,7 +310,7 @@ def _provenance(doc: dict[str, Any]) -> Section:
         f"{_r(p['originatedRate'])}. {p['unobservableStatement']}. "
         f"Executions: {_c(p['executions'])}."
     )
-    s.chart("operands", {"steps": p["operandSteps"]})
+    s.chart(operands_chart(p["operandSteps"]))
     s.table(
         ("Step", "Resolution", "Grounded", "Operands"),
         [
@@ -403,7 +404,7 @@ def _answers(doc: dict[str, Any]) -> list[Section]:
         f"Decided automatically or as statuses: {_c(a['outcomes'])}. Answers routed to people "
         f"(see the profile's work for people): {a['routedToAdjudication']}."
     )
-    s.chart("answers", {"rows": a["perItem"]})
+    s.chart(answers_chart(a["perItem"]))
     s.table(("Item", "Outcomes"), [[i["itemId"], _c(i["outcomes"])] for i in a["perItem"]])
     h = Section("Human adjudication")
     h.p(

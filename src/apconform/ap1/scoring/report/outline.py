@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypedDict, overload
+from typing import Any, Literal, TypedDict, overload
 
 from apconform.core.spooled import RowStream
 
@@ -91,6 +91,15 @@ class StreamedRows(_TableRows):
         return self._convert(next(iter(self._source.at([position]))))
 
 
+@dataclass(frozen=True)
+class Chart:
+    """A stacked bar chart: which of the report's charts, and each bar's label and its counts
+    by segment, in order."""
+
+    kind: Literal["operands", "answers", "invocation"]
+    bars: list[tuple[str, dict[str, int]]]
+
+
 class Formula(TypedDict):
     """A formula written out: its name, its expression, its value (None when undefined), each
     symbol with what it stands for, and a note."""
@@ -116,7 +125,7 @@ class Block:
     text: str = ""
     headers: tuple[str, ...] = ()
     rows: Sequence[list[Cell]] = field(default_factory=list)
-    chart: dict[str, Any] = field(default_factory=dict)
+    chart: Chart | None = None
     limit: int | None = None
     group: tuple[int, ...] = ()
     key: tuple[int, ...] = (0,)
@@ -151,8 +160,8 @@ class Section:
     def formula(self, text: str, formula: Formula) -> None:
         self.blocks.append(Block("formula", text=text, formula=formula))
 
-    def chart(self, kind: str, data: dict[str, Any]) -> None:
-        self.blocks.append(Block("chart", chart={"kind": kind, **data}))
+    def chart(self, chart: Chart) -> None:
+        self.blocks.append(Block("chart", chart=chart))
 
     def code(self, text: str) -> None:
         self.blocks.append(Block("code", text=text))
