@@ -14,16 +14,17 @@ from __future__ import annotations
 import threading
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from fastapi import FastAPI
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.middleware.base import RequestResponseEndpoint
 from starlette.requests import Request
 from starlette.responses import Response
 
 from apconform.ap1.scoring.adjudication.evidence import RunEvidence, run_evidence
 from apconform.ap1.scoring.adjudication.importing import import_adjudication
-from apconform.ap1.scoring.adjudication.marks import ITEM_UNKNOWN, mark_state
+from apconform.ap1.scoring.adjudication.marks import ITEM_UNKNOWN, CompletenessJson, mark_state
 from apconform.ap1.scoring.adjudication.store import SCORER_REFUSED
 from apconform.ap1.scoring.adjudication.workspace import (
     RUN_NOT_READY,
@@ -31,6 +32,7 @@ from apconform.ap1.scoring.adjudication.workspace import (
     AdjudicationWorkspace,
 )
 from apconform.ap1.scoring.files import ADJUDICATION_FILE
+from apconform.ap1.scoring.rows import Disagreement, RowEvidence
 from apconform.api.app import add_problem_handlers
 from apconform.api.guard import RequestGuard, request_id_of
 from apconform.api.problems import (
@@ -57,6 +59,106 @@ _POLICY = (
     "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 )
 _HOSTS = ("127.0.0.1", "localhost")
+
+
+class ScorerState(TypedDict):
+    slot: int
+    started: bool
+    done: bool
+
+
+class ReconciliationState(TypedDict):
+    opened: bool
+    ready: bool
+
+
+class Session(TypedDict):
+    """The run served and where each scorer and the reconciliation stand."""
+
+    sealHash: str
+    rows: int
+    integrity: str
+    fixedScorer: str | None
+    signed: bool
+    scorers: list[ScorerState]
+    reconciliation: ReconciliationState
+    merged: bool
+
+
+class Claimed(TypedDict):
+    slot: int
+    name: str
+
+
+class Progress(CompletenessJson):
+    complete: bool
+
+
+class OrderEntry(TypedDict):
+    rowId: str
+    dimension: str
+    state: str
+
+
+class Items(TypedDict):
+    """A scorer's rows in their order, with the state of each mark."""
+
+    slot: int
+    name: str
+    closed: bool
+    order: list[OrderEntry]
+    progress: Progress
+    resume: str
+
+
+class Item(TypedDict):
+    """One row's evidence and the scorer's mark on it."""
+
+    position: int
+    count: int
+    evidence: RowEvidence
+    mark: dict[str, str]
+
+
+class Marked(TypedDict):
+    rowId: str
+    mark: dict[str, str]
+    written: bool
+    state: str
+    records: int
+    progress: Progress
+
+
+class ReconciliationRow(Disagreement):
+    """A disagreement with the texts the reconciler needs beside it."""
+
+    itemId: str
+    question: str
+    response: str
+    expectedValue: str
+    rubric: list[str]
+    accuracyMarks: list[str]
+
+
+class Reconciliation(TypedDict):
+    scorers: list[str]
+    disagreements: list[ReconciliationRow]
+    settled: int
+    agreement: list[dict[str, Any]]
+    """The merged document's agreement entries, each disagreement list given as its length."""
+    merged: bool
+
+
+class Settled(TypedDict):
+    rowId: str
+    settled: dict[str, str]
+
+
+class Merged(TypedDict):
+    path: str
+    report: str
+    merged: dict[str, Any]
+    """The merged adjudication document."""
 
 
 class _Body(BaseModel):
@@ -126,11 +228,11 @@ class Desk:
     def _merged(self) -> bool:
         return (self.run_dir / ADJUDICATION_FILE).exists()
 
-    def session(self) -> dict[str, Any]:
+    def session(self) -> Session:
         with self.lock:
             self.workspace.refresh()
             ws = self.workspace
-            scorers = []
+            scorers: list[ScorerState] = []
             for slot in SLOTS:
                 store = ws.stores[slot]
                 scorers.append(
@@ -151,7 +253,7 @@ class Desk:
                 "merged": self._merged(),
             }
 
-    def claim(self, name: str) -> dict[str, Any]:
+    def claim(self, name: str) -> Claimed:
         with self.lock:
             self.workspace.refresh()
             name = name.strip()
@@ -161,11 +263,11 @@ class Desk:
                 )
             return {"slot": self.workspace.claim(name), "name": name}
 
-    def _progress(self, slot: int) -> dict[str, Any]:
+    def _progress(self, slot: int) -> Progress:
         progress = self.workspace.progress(slot)
         return {**progress.to_json(), "complete": progress.complete}
 
-    def items(self, slot: int, name: str) -> dict[str, Any]:
+    def items(self, slot: int, name: str) -> Items:
         with self.lock:
             self.workspace.refresh()
             self._slot(slot, name)
@@ -188,7 +290,7 @@ class Desk:
                 "resume": store.last_row or order[0],
             }
 
-    def item(self, slot: int, name: str, row_id: str) -> dict[str, Any]:
+    def item(self, slot: int, name: str, row_id: str) -> Item:
         with self.lock:
             self.workspace.refresh()
             self._slot(slot, name)
@@ -201,7 +303,7 @@ class Desk:
                 "mark": dict(self.workspace.stores[slot].mark(row_id)),
             }
 
-    def mark(self, slot: int, name: str, row_id: str, raw: dict[str, Any]) -> dict[str, Any]:
+    def mark(self, slot: int, name: str, row_id: str, raw: dict[str, Any]) -> Marked:
         with self.lock:
             self.workspace.refresh()
             self._slot(slot, name)
@@ -216,27 +318,32 @@ class Desk:
                 "progress": self._progress(slot),
             }
 
-    def open_reconciliation(self) -> dict[str, Any]:
+    def open_reconciliation(self) -> Reconciliation:
         with self.lock:
             self.workspace.refresh()
             self._reconciler()
             self.workspace.open_reconciliation()
             return self.reconciliation()
 
-    def reconciliation(self) -> dict[str, Any]:
+    def reconciliation(self) -> Reconciliation:
         with self.lock:
             self.workspace.refresh()
             self._reconciler()
             ws = self.workspace
-            disagreements = ws.disagreements()
-            for d in disagreements:
+            disagreements: list[ReconciliationRow] = []
+            for d in ws.disagreements():
                 evidence = self.evidence.items[d["rowId"]]
-                d["itemId"] = evidence["itemId"]
-                d["question"] = evidence["question"]
-                d["response"] = evidence["response"]
-                d["expectedValue"] = evidence["expectedValue"]
-                d["rubric"] = evidence["rubric"]
-                d["accuracyMarks"] = evidence["accuracyMarks"]
+                disagreements.append(
+                    {
+                        **d,
+                        "itemId": evidence["itemId"],
+                        "question": evidence["question"],
+                        "response": evidence["response"],
+                        "expectedValue": evidence["expectedValue"],
+                        "rubric": evidence["rubric"],
+                        "accuracyMarks": evidence["accuracyMarks"],
+                    }
+                )
             preview = ws.preview()
             return {
                 "scorers": [s["name"] for s in preview["scorers"]],
@@ -250,7 +357,7 @@ class Desk:
                 "merged": self._merged(),
             }
 
-    def settle(self, row_id: str, body: SettleBody) -> dict[str, Any]:
+    def settle(self, row_id: str, body: SettleBody) -> Settled:
         with self.lock:
             self.workspace.refresh()
             self._reconciler()
@@ -258,7 +365,7 @@ class Desk:
             entry = self.workspace.settle(row_id, body.model_dump())
             return {"rowId": row_id, "settled": entry}
 
-    def merge(self) -> dict[str, Any]:
+    def merge(self) -> Merged:
         with self.lock:
             self.workspace.refresh()
             self._reconciler()
@@ -274,7 +381,7 @@ class Desk:
             }
 
 
-def _json(value: Any, status: int = 200) -> Response:
+def _json(value: object, status: int = 200) -> Response:
     return Response(
         dump_json(value),
         status_code=status,
@@ -314,7 +421,7 @@ def create_app(desk: Desk, settings: ApiSettings | None = None) -> FastAPI:
     )
 
     @app.middleware("http")
-    async def same_origin(request: Request, call_next: Any) -> Response:
+    async def same_origin(request: Request, call_next: RequestResponseEndpoint) -> Response:
         host = (request.headers.get("host") or "").rsplit(":", 1)[0].strip("[]")
         if host not in _HOSTS:
             return _problem(

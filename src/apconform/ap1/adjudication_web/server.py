@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import socket
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from apconform.core.errors import UsageError
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
 
 __all__ = ["HOST", "serve"]
 
@@ -32,7 +35,7 @@ def _bind(port: int) -> socket.socket:
     return sock
 
 
-def serve(app: Any, *, port: int, ready: Callable[[str], None]) -> None:
+def serve(app: FastAPI, *, port: int, ready: Callable[[str], None]) -> None:
     """Serve ``app`` on 127.0.0.1:``port`` (0: a free port); call ``ready`` with the URL."""
     import uvicorn
 

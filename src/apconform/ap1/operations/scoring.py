@@ -16,7 +16,7 @@ Operations over whole documents and the statistics are in ``scoring_operations_d
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypedDict
 
 from apconform.ap1.operations.vector_inputs import (
     decimal_member,
@@ -46,6 +46,19 @@ from apconform.ap1.scoring.record import (
     ToolCallView,
     read_execution,
 )
+from apconform.ap1.scoring.results import (
+    AccuracyResult,
+    AnswerResult,
+    CoverageResult,
+    EchoResult,
+    FigureJson,
+    InvocationResult,
+    OperandJson,
+    OperationsJson,
+    ProvenanceJson,
+    TokenJson,
+    TranscriptionResult,
+)
 from apconform.conformance.operations import BAD_OPERATION_INPUT
 from apconform.core.canonical import canonical_text
 from apconform.core.errors import ApconformError
@@ -53,8 +66,35 @@ from apconform.core.errors import ApconformError
 __all__: list[str] = []
 
 
+class _Tokens(TypedDict):
+    tokens: list[TokenJson]
+
+
+class _Ambiguous(TypedDict):
+    ambiguous: str
+
+
+class _FigureWithAccuracy(FigureJson):
+    accuracy: AccuracyResult
+
+
+class _CallsScore(TypedDict):
+    provenance: ProvenanceJson
+    operation: OperationsJson
+
+
+class _Transcribed(TypedDict):
+    figure: str
+    transcription: TranscriptionResult
+
+
+class _Mechanism(TypedDict):
+    mechanismClass: str
+    reason: str
+
+
 @guarded("ap1.parse_figures")
-def parse_figures_op(value: Any) -> dict[str, Any]:
+def parse_figures_op(value: Any) -> _Tokens | _Ambiguous:
     """Input {"text", "decimalSeparator", "groupingSeparator", "currencySymbols"}; the tokens."""
     separator = value.get("groupingSeparator") if isinstance(value, dict) else None
     try:
@@ -70,7 +110,7 @@ def parse_figures_op(value: Any) -> dict[str, Any]:
 
 
 @guarded("ap1.identify_figure")
-def identify_figure_op(value: Any) -> dict[str, Any]:
+def identify_figure_op(value: Any) -> _FigureWithAccuracy:
     """Input {item, rules, "finalText", "responseBody"?}; the figure outcome and the D1 outcome."""
     rules = rules_of(value)
     item = item_of(value, rules)
@@ -86,7 +126,7 @@ def identify_figure_op(value: Any) -> dict[str, Any]:
 
 
 @guarded("ap1.resolve_operand")
-def resolve_operand_op(value: Any) -> dict[str, Any]:
+def resolve_operand_op(value: Any) -> OperandJson:
     """Input {item, rules, "operand" (its literal), "earlierReturns": [{call, value, grounded}]}."""
     rules = rules_of(value)
     literal = member(value, "operand", str)
@@ -123,7 +163,7 @@ def _call_views(calls: list[Any]) -> list[ToolCallView]:
 
 
 @guarded("ap1.score_calls")
-def score_calls_op(value: Any) -> dict[str, Any]:
+def score_calls_op(value: Any) -> _CallsScore:
     """Input {item, rules, "calls": [{"expression" or "arguments", "return"?, "name"?}]}."""
     rules = rules_of(value)
     item = item_of(value, rules)
@@ -148,7 +188,7 @@ def _returns(value: Any) -> list[tuple[int, Decimal]]:
 
 
 @guarded("ap1.check_transcription")
-def check_transcription_op(value: Any) -> dict[str, Any]:
+def check_transcription_op(value: Any) -> _Transcribed:
     """Input {item, rules, "finalText", "returns": [value, ...]}; figure and transcription."""
     rules = rules_of(value)
     item = item_of(value, rules)
@@ -160,7 +200,7 @@ def check_transcription_op(value: Any) -> dict[str, Any]:
 
 
 @guarded("ap1.release_coverage")
-def release_coverage_op(value: Any) -> dict[str, Any]:
+def release_coverage_op(value: Any) -> CoverageResult:
     """Input {item, rules, "finalText", "returns": [value, ...]}; the release coverage outcome."""
     rules = rules_of(value)
     tokens = extract_tokens(
@@ -181,19 +221,19 @@ def _view(value: Any) -> ExecutionView:
 
 
 @guarded("ap1.classify_invocation")
-def classify_invocation_op(value: Any) -> dict[str, Any]:
+def classify_invocation_op(value: Any) -> InvocationResult:
     """Input {"record" (an execution record), "requiredOperation"}; evidence class and outcome."""
     return classify_invocation(_view(value), member(value, "requiredOperation", str))
 
 
 @guarded("ap1.parameter_echo")
-def parameter_echo_op(value: Any) -> dict[str, Any]:
+def parameter_echo_op(value: Any) -> EchoResult:
     """Input {"record"}; the parameter echo status and findings."""
     return parameter_echo(_view(value))
 
 
 @guarded("ap1.mechanism_class")
-def mechanism_class_op(value: Any) -> dict[str, str]:
+def mechanism_class_op(value: Any) -> _Mechanism:
     """Input {"successfulRuns", "distinctValues", "pinned", "echoVerified", "capped"}."""
     klass, reason = mechanism_class(
         int(member(value, "successfulRuns", str)),
@@ -206,10 +246,9 @@ def mechanism_class_op(value: Any) -> dict[str, str]:
 
 
 @guarded("ap1.compose_answer")
-def compose_answer_op(value: Any) -> dict[str, Any]:
+def compose_answer_op(value: Any) -> AnswerResult:
     """Input: the per-execution outcomes (status, figure, accuracy, invocation, provenance, ...)."""
     figure = value.get("figure")
-    accuracy = value.get("accuracy")
     if value.get("status") == "EXECUTED":
         for name in ("figure", "accuracy", "transcription"):
             if not isinstance(value.get(name), dict):
@@ -222,7 +261,7 @@ def compose_answer_op(value: Any) -> dict[str, Any]:
         member(value, "status", str),
         value.get("statusReason"),
         None if not isinstance(figure, dict) else FigureResult(figure["outcome"], figure["reason"]),
-        accuracy if isinstance(accuracy, dict) else None,
+        value.get("accuracy") if isinstance(value.get("accuracy"), dict) else None,
         member(value, "invocation", dict),
         value.get("provenance"),
         list(value.get("originKinds", [])),
@@ -231,6 +270,7 @@ def compose_answer_op(value: Any) -> dict[str, Any]:
 
 
 @guarded("ap1.classify_operation")
-def classify_operation_op(value: Any) -> dict[str, Any]:
+def classify_operation_op(value: Any) -> OperationsJson:
     """Input {item, rules, "calls": [{"expression"}, ...]}; D7.2(b) per call and for the session."""
-    return dict(score_calls_op(value)["operation"])
+    scored: _CallsScore = score_calls_op(value)  # through its guard: its errors name it
+    return scored["operation"].copy()

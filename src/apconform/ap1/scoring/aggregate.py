@@ -16,19 +16,30 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import TypeVar
 
+from apconform.ap1.scoring.context import Candidate
 from apconform.ap1.scoring.execution import ExecutionScore
 from apconform.ap1.scoring.measures.operation import WRONG
+from apconform.ap1.scoring.rows import (
+    AlteredRow,
+    AuditRow,
+    NonOutcomeRow,
+    RoutedCall,
+    RoutedRow,
+    UngovernedRow,
+    UnreadableRow,
+)
 from apconform.core import distinct
 from apconform.core.distinct import DistinctCounter
 from apconform.core.spooled import EncodedRows, SpooledRows
 
 __all__ = ["LISTINGS", "Accumulator", "Cell", "Rows"]
 
-Rows = list[dict[str, Any]] | SpooledRows | EncodedRows
-"""A listing: in memory, spooled to a temporary file for a long transcript, or (in a worker
-process) encoded for the process that merges it."""
+RowT = TypeVar("RowT")
+Rows = list[RowT] | SpooledRows | EncodedRows
+"""A listing of rows of type ``RowT``: in memory, spooled to a temporary file for a long
+transcript, or (in a worker process) encoded for the process that merges it."""
 LISTINGS = ("audit", "altered", "ungoverned", "non_outcome", "routed")
 """The listings that grow with the run (one row per operand, release, cell or routed row)."""
 
@@ -69,7 +80,7 @@ class Cell:
 
 def _split(score: ExecutionScore) -> str:
     figure = score.figure.outcome if score.figure is not None else None
-    accuracy = (score.accuracy or {}).get("outcome")
+    accuracy = score.accuracy["outcome"] if score.accuracy is not None else None
     if figure == "AUTO-MATCH" and accuracy == "CORRECT":
         return "routeDivergence"
     if figure in ("AUTO-NO-FIGURE",) or (figure == "AUTO-MATCH" and accuracy == "INCORRECT"):
@@ -82,18 +93,18 @@ class Accumulator:
     """Everything the report needs, built one execution at a time."""
 
     cells: dict[tuple[str, str], Cell] = field(default_factory=dict)
-    audit: Rows = field(default_factory=list)
-    altered: Rows = field(default_factory=list)
-    ungoverned: Rows = field(default_factory=list)
-    non_outcome: Rows = field(default_factory=list)
-    routed: Rows = field(default_factory=list)
+    audit: Rows[AuditRow] = field(default_factory=list)
+    altered: Rows[AlteredRow] = field(default_factory=list)
+    ungoverned: Rows[UngovernedRow] = field(default_factory=list)
+    non_outcome: Rows[NonOutcomeRow] = field(default_factory=list)
+    routed: Rows[RoutedRow] = field(default_factory=list)
     findings: Counter[str] = field(default_factory=Counter)
     echo_findings: Counter[tuple[str, str, str, str]] = field(default_factory=Counter)
     self_reports: int = 0
     attestations: int = 0
     tool_disagreements: int = 0
     executions: int = 0
-    unreadable: list[dict[str, str]] = field(default_factory=list)
+    unreadable: list[UnreadableRow] = field(default_factory=list)
     interpretive: dict[str, tuple[str, str]] = field(default_factory=dict)
     """item id -> (dimension, class) for items of D5 or D6, whose answers people judge."""
     distinct: DistinctCounter = field(default_factory=DistinctCounter)
@@ -209,7 +220,7 @@ class Accumulator:
                     self.findings[operand.finding["type"]] += 1
                 if operand.grounded:
                     continue
-                entry: dict[str, Any] = {
+                entry: AuditRow = {
                     "cellKey": view.cell_key,
                     "itemId": view.item_id,
                     "condition": view.condition,
@@ -251,7 +262,14 @@ class Accumulator:
         if score.coverage is not None:
             cell.coverage[score.coverage["outcome"]] += 1
             for row in score.coverage.get("ungoverned", []):
-                self.ungoverned.append({"cellKey": view.cell_key, **row})
+                self.ungoverned.append(
+                    {
+                        "cellKey": view.cell_key,
+                        "figure": row["figure"],
+                        "count": row["count"],
+                        "finding": row["finding"],
+                    }
+                )
 
     def merge(self, other: Accumulator) -> None:
         """Fold in the accumulator of the stretch of records that follows this one's."""
@@ -277,7 +295,7 @@ class Accumulator:
         self.unreadable.append({"record": where, "message": message})
 
 
-def _audit_detail(resolution: str, candidates: tuple[Any, ...]) -> str:
+def _audit_detail(resolution: str, candidates: tuple[Candidate, ...]) -> str:
     if resolution == "UNTRACEABLE":
         return "no source value, declared constant, transformation, intermediate or grounded return"
     if not candidates:
@@ -286,9 +304,9 @@ def _audit_detail(resolution: str, candidates: tuple[Any, ...]) -> str:
     return f"{resolution.lower().replace('-', ' ')} of {refs}"
 
 
-def _routed_row(score: ExecutionScore, dimension: str, reason: str) -> dict[str, Any]:
+def _routed_row(score: ExecutionScore, dimension: str, reason: str) -> RoutedRow:
     view = score.view
-    calls = [
+    calls: list[RoutedCall] = [
         {"name": c.name, "arguments": c.arguments_raw, "return": c.return_raw or ""}
         for c in view.tool_calls
     ]

@@ -19,6 +19,7 @@ from apconform.ap1.inputs.derivations.evaluation import evaluate, reference_inte
 from apconform.ap1.inputs.items import DeliveredContext, delivered_context
 from apconform.ap1.inputs.plan import RunInputs
 from apconform.ap1.numbers import arithmetic_context, parse_decimal_text, quantise
+from apconform.ap1.scoring.results import CandidateJson
 
 __all__ = [
     "TRANSFORMATIONS",
@@ -67,8 +68,8 @@ class Candidate:
     ref: str
     transformation: str | None = None
 
-    def to_json(self) -> dict[str, str]:
-        out = {"step": self.step, "kind": self.kind, "ref": self.ref}
+    def to_json(self) -> CandidateJson:
+        out: CandidateJson = {"step": self.step, "kind": self.kind, "ref": self.ref}
         if self.transformation is not None:
             out["transformation"] = self.transformation
         return out

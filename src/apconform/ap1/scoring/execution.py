@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from json.encoder import encode_basestring_ascii
-from typing import Any
+from typing import Any, cast
 
 from apconform.ap1.calculator.grammar import CalcSyntaxError
 from apconform.ap1.scoring.context import ItemContext, Rules, ScoringInputs
@@ -48,6 +48,15 @@ from apconform.ap1.scoring.record import (
     ToolCallView,
     read_execution,
 )
+from apconform.ap1.scoring.results import (
+    AccuracyResult,
+    AnswerResult,
+    CoverageResult,
+    EchoResult,
+    ExecutionScoreJson,
+    InvocationResult,
+    TranscriptionResult,
+)
 from apconform.core.errors import ApconformError, define_code
 
 __all__ = [
@@ -73,20 +82,24 @@ class ExecutionScore:
 
     view: ExecutionView
     item: ItemContext
-    invocation: dict[str, Any]
+    invocation: InvocationResult
     figure: FigureResult | None
-    accuracy: dict[str, Any] | None
+    accuracy: AccuracyResult | None
     provenance: tuple[InvocationProvenance, ...]
     provenance_outcome: str | None
     operations: tuple[CallOperation, ...]
     reclassified: int
-    transcription: dict[str, Any] | None
-    coverage: dict[str, Any] | None
-    answer: dict[str, Any]
-    echo: dict[str, Any]
+    transcription: TranscriptionResult | None
+    coverage: CoverageResult | None
+    answer: AnswerResult
+    echo: EchoResult
     surfaces: dict[str, str] | None
 
     def to_json(self) -> dict[str, Any]:
+        """:meth:`document` as a plain dict, for callers outside the scorer that take one."""
+        return cast("dict[str, Any]", self.document())
+
+    def document(self) -> ExecutionScoreJson:
         """The per-execution score document (one line of executions.jsonl)."""
         view = self.view
         return {

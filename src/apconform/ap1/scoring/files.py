@@ -21,6 +21,8 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from pydantic import BaseModel
+
 from apconform.ap1.inputs.plan import load_sealed_inputs
 from apconform.ap1.inputs.sealed import SealedInputs
 from apconform.ap1.rundir import (
@@ -106,7 +108,9 @@ def _write(folder: Path, rel: str, text: str | Iterable[str]) -> None:
     replace_file(folder, rel, (piece.encode("utf-8") for piece in pieces))
 
 
-def _optional_document(run_dir: Path, rel: str, model: Any, what: str) -> dict[str, Any] | None:
+def _optional_document(
+    run_dir: Path, rel: str, model: type[BaseModel], what: str
+) -> dict[str, Any] | None:
     path = run_dir / rel
     if not os.path.lexists(path):
         return None
@@ -118,7 +122,7 @@ def _optional_document(run_dir: Path, rel: str, model: Any, what: str) -> dict[s
     return dict(document)
 
 
-def _append(handle: Any, line: bytes) -> None:
+def _append(handle: BinaryIO, line: bytes) -> None:
     handle.write(line + b"\n")
 
 
@@ -193,7 +197,7 @@ def _score_stream(
             seal=seal,
             ap1_text_sha256=None if ap1_text is None else sha256_text(ap1_text),
             adjudication=adjudication,
-            on_execution=lambda doc: _append(out, execution_line(doc)),
+            on_score=lambda doc: _append(out, execution_line(doc)),
             acc=Accumulator.spooled(str(output_dir)),
         )
         streaming_maxrss = None

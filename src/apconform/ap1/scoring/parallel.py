@@ -27,7 +27,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from apconform.ap1.scoring.aggregate import Accumulator
 from apconform.ap1.scoring.context import ScoringInputs
@@ -40,7 +40,15 @@ PARALLEL_MIN_BYTES = 128 * 1024 * 1024
 _BLOCK = 4 * 1024 * 1024
 _PROBE = 64 * 1024
 
-_worker: dict[str, Any] = {}
+
+class _Worker(TypedDict, total=False):
+    """What a worker process keeps from its start: the prepared inputs and the open transcript."""
+
+    inputs: ScoringInputs
+    fd: int
+
+
+_worker: _Worker = {}
 
 
 def auto_jobs(transcript: Path) -> int:
@@ -87,7 +95,7 @@ def _score_block(start: int, end: int) -> Stretch | int:
     out: list[bytes] = []
     rescorer = Rescorer(
         _worker["inputs"],
-        on_execution=lambda d: out.append(execution_line(d)),
+        on_score=lambda d: out.append(execution_line(d)),
         acc=Accumulator.encoded(),
     )
     rescorer.start_stretch(first_line, assumed)

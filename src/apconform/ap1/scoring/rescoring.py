@@ -21,12 +21,14 @@ from typing import Any
 import orjson
 
 from apconform.ap1.inputs.plan import plan_groups
-from apconform.ap1.scoring.adjudication.sheets import SheetRow
+from apconform.ap1.scoring.adjudication.sheets import Rows, SheetRow
 from apconform.ap1.scoring.aggregate import Accumulator
 from apconform.ap1.scoring.context import ScoringInputs
 from apconform.ap1.scoring.execution import score_view
 from apconform.ap1.scoring.record import RecordUnreadable, read_execution
 from apconform.ap1.scoring.report.document import RunFacts, build_report
+from apconform.ap1.scoring.results import ExecutionScoreJson
+from apconform.ap1.scoring.rows import TranscriptProblem
 from apconform.ap1.scoring.tally import CellTally
 from apconform.ap1.transcript.chain import GENESIS, record_hash
 from apconform.ap1.transcript.deferral import deferral_cause
@@ -109,7 +111,7 @@ def _parse_line(raw: bytes) -> Any:
 _LINE_ENCODER = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
-def execution_line(document: dict[str, Any]) -> bytes:
+def execution_line(document: ExecutionScoreJson) -> bytes:
     """One line of executions.jsonl, without its newline: sorted keys, UTF-8, no spaces.
 
     The bytes are those of ``json.dumps(document, sort_keys=True,
@@ -132,7 +134,7 @@ class ScoreReport:
     """The report document and what is written beside it."""
 
     document: dict[str, Any]
-    sheet_rows: list[dict[str, Any]] | RowStream
+    sheet_rows: Rows
     """A list, or (for a transcript scored with spooled listings) rows in a temporary file."""
     seal_hash: str
 
@@ -165,7 +167,7 @@ class Stretch:
     objects: int
     records: int
     finished: bool
-    problems: list[dict[str, Any]]
+    problems: list[TranscriptProblem]
     seal_hashes: set[str]
     run_started: dict[str, Any] | None
     recorded: list[str]
@@ -185,6 +187,10 @@ class Rescorer:
     ap1_text_sha256: str | None = None
     adjudication: dict[str, Any] | None = None
     on_execution: Callable[[dict[str, Any]], None] | None = None
+    """Called with each execution's score document as a plain dict (for callers outside the
+    scorer that take one)."""
+    on_score: Callable[[ExecutionScoreJson], None] | None = None
+    """Called with each execution's score document."""
     acc: Accumulator = field(default_factory=Accumulator)
     """Pass ``Accumulator.spooled()`` to keep the long listings in temporary files."""
     facts: RunFacts | None = None
@@ -205,7 +211,7 @@ class Rescorer:
             elif "conflictClass" in item.model_fields_set:
                 self.acc.interpretive[item.id] = ("D6", str(item.conflictClass))
 
-    def _problem(self, line: int, seq: Any, kind: str, message: str) -> None:
+    def _problem(self, line: int, seq: object, kind: str, message: str) -> None:
         assert self.facts is not None
         if len(self.facts.problems) < 1000:
             self.facts.problems.append(
@@ -297,6 +303,8 @@ class Rescorer:
             self.acc.record_unreadable(f"line {line}", str(exc))
             return
         self.acc.add(score)
+        if self.on_score is not None:
+            self.on_score(score.document())
         if self.on_execution is not None:
             self.on_execution(score.to_json())
 
@@ -368,7 +376,7 @@ class Rescorer:
         document = build_report(self.acc, self.inputs, self.facts)
         return ScoreReport(document, rows, seal_hash)
 
-    def sheet_rows(self) -> tuple[list[dict[str, Any]] | RowStream, str]:
+    def sheet_rows(self) -> tuple[Rows, str]:
         """The rows for human scorers and the seal hash they name (after the last record).
 
         They do not need the report document, so the sheets can be written
@@ -385,7 +393,8 @@ class Rescorer:
         if isinstance(routed, SpooledRows) and routed.spilled:
             routed.flush()
             return routed.map(SheetRow(self.inputs, seal_hash)), seal_hash
-        return list(map(SheetRow(self.inputs, seal_hash), routed)), seal_hash
+        convert = SheetRow(self.inputs, seal_hash)
+        return [convert(row) for row in routed], seal_hash
 
 
 def _plain(value: Any) -> Any:

@@ -26,6 +26,17 @@ from apconform.ap1.scoring.adjudication.sheets import ACCURACY_MARKS, RUBRICS
 from apconform.ap1.scoring.context import scoring_inputs
 from apconform.ap1.scoring.files import load_run_documents
 from apconform.ap1.scoring.rescoring import Rescorer
+from apconform.ap1.scoring.results import ExecutionScoreJson
+from apconform.ap1.scoring.rows import (
+    BlindRow,
+    EvidenceCall,
+    ExcerptTurn,
+    ModelCall,
+    Released,
+    RoutedRow,
+    RowEvidence,
+    Verdicts,
+)
 from apconform.ap1.transcript.verify import TRANSCRIPT_LIMIT
 from apconform.core.canonical import sha256_text
 
@@ -33,7 +44,6 @@ __all__ = ["RunEvidence", "run_evidence"]
 
 _TEXT_LIMIT = 20_000
 """Characters of one transcript text shown; the rest is counted, not shown."""
-_VERDICTS = ("invocation", "figure", "accuracy", "transcription", "coverage", "answer")
 
 
 @dataclass(frozen=True)
@@ -41,50 +51,55 @@ class RunEvidence:
     """Every row's evidence, by row id, and the report's statement on the transcript."""
 
     seal_hash: str
-    items: dict[str, dict[str, Any]]
+    items: dict[str, RowEvidence]
     integrity: str
     """The re-scored report's sentence on what was scored (chain, inputs, seal)."""
 
 
-def _bounded(text: str) -> dict[str, Any]:
+def _bounded(text: str) -> tuple[str, int]:
+    """The text shown (at most the bound) and how many characters are not."""
     if len(text) <= _TEXT_LIMIT:
-        return {"text": text, "omitted": 0}
-    return {"text": text[:_TEXT_LIMIT], "omitted": len(text) - _TEXT_LIMIT}
+        return text, 0
+    return text[:_TEXT_LIMIT], len(text) - _TEXT_LIMIT
 
 
-def _model_turn(round_no: str, response: dict[str, Any]) -> dict[str, Any]:
+def _model_turn(round_no: str, response: dict[str, Any]) -> ExcerptTurn:
     """The model's side of one round: its message and tool calls, or the raw body."""
     body = response.get("bodyText")
     shape = response.get("shape")
     if shape == "openai-chat-completion" and isinstance(body, str):
         try:
             message = json.loads(body)["choices"][0]["message"]
-            calls = [
+            calls: list[ModelCall] = [
                 {"name": str(c["function"]["name"]), "arguments": str(c["function"]["arguments"])}
                 for c in message.get("tool_calls") or []
             ]
             content = message.get("content")
+            text, omitted = _bounded(content if isinstance(content, str) else "")
             return {
                 "round": round_no,
                 "speaker": "model",
-                **_bounded(content if isinstance(content, str) else ""),
+                "text": text,
+                "omitted": omitted,
                 "toolCalls": calls,
             }
         except (ValueError, KeyError, IndexError, TypeError):
             pass  # shown raw below
+    text, omitted = _bounded(body if isinstance(body, str) else "")
     return {
         "round": round_no,
         "speaker": "model",
-        **_bounded(body if isinstance(body, str) else ""),
+        "text": text,
+        "omitted": omitted,
         "toolCalls": [],
         "raw": True,
         "shape": str(shape),
     }
 
 
-def _excerpt(execution: dict[str, Any]) -> list[dict[str, Any]]:
+def _excerpt(execution: dict[str, Any]) -> list[ExcerptTurn]:
     """The model's side of the transcript, round by round, with the tool's returns."""
-    turns: list[dict[str, Any]] = []
+    turns: list[ExcerptTurn] = []
     calls = [c for c in execution.get("toolCalls") or [] if isinstance(c, dict)]
     for entry in execution.get("rounds") or []:
         if not isinstance(entry, dict):
@@ -96,26 +111,32 @@ def _excerpt(execution: dict[str, Any]) -> list[dict[str, Any]]:
         else:
             attempts = entry.get("attempts") or []
             last = attempts[-1] if attempts and isinstance(attempts[-1], dict) else {}
+            text, omitted = _bounded(
+                f"no response: {last.get('outcome', 'unknown')}"
+                + (f" (HTTP {last['httpStatus']})" if last.get("httpStatus") else "")
+            )
             turns.append(
                 {
                     "round": round_no,
                     "speaker": "transport",
-                    **_bounded(
-                        f"no response: {last.get('outcome', 'unknown')}"
-                        + (f" (HTTP {last['httpStatus']})" if last.get("httpStatus") else "")
-                    ),
+                    "text": text,
+                    "omitted": omitted,
                     "toolCalls": [],
                 }
             )
         for number, call in enumerate(calls, start=1):
             if str(call.get("round")) == round_no:
                 returned = call.get("returnRaw")
+                text, omitted = _bounded(
+                    returned if isinstance(returned, str) else "(not executed)"
+                )
                 turns.append(
                     {
                         "round": round_no,
                         "speaker": "tool",
                         "call": str(number),
-                        **_bounded(returned if isinstance(returned, str) else "(not executed)"),
+                        "text": text,
+                        "omitted": omitted,
                         "toolCalls": [],
                         "outcome": str(call.get("outcome")),
                     }
@@ -123,10 +144,10 @@ def _excerpt(execution: dict[str, Any]) -> list[dict[str, Any]]:
     return turns
 
 
-def _calls(row: dict[str, Any], score: dict[str, Any]) -> list[dict[str, Any]]:
+def _calls(row: RoutedRow, score: ExecutionScoreJson) -> list[EvidenceCall]:
     operations = {c["call"]: c for c in score["operation"]["calls"]}
     provenance = {p["call"]: p for p in score["provenance"]["invocations"]}
-    out = []
+    out: list[EvidenceCall] = []
     for number, call in enumerate(row["toolCalls"], start=1):
         key = str(number)
         operation = operations.get(key)
@@ -144,10 +165,33 @@ def _calls(row: dict[str, Any], score: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def _evidence(sheet_row: dict[str, Any], routed: dict[str, Any], score: dict[str, Any] | None,
-              excerpt: list[dict[str, Any]]) -> dict[str, Any]:  # fmt: skip
+def _verdicts(score: ExecutionScoreJson | None) -> Verdicts:
+    if score is None:
+        return {}
+    return {
+        "invocation": score["invocation"],
+        "figure": score["figure"],
+        "accuracy": score["accuracy"],
+        "transcription": score["transcription"],
+        "coverage": score["coverage"],
+        "answer": score["answer"],
+    }
+
+
+def _released(score: ExecutionScoreJson | None) -> Released | None:
+    figure = None if score is None else score["figure"]
+    if figure is None:
+        return None
+    return {
+        "text": figure["releasedText"],
+        "value": figure["released"],
+        "figures": [t["text"] for t in figure["tokens"]],
+    }
+
+
+def _evidence(sheet_row: BlindRow, routed: RoutedRow, score: ExecutionScoreJson | None,
+              excerpt: list[ExcerptTurn]) -> RowEvidence:  # fmt: skip
     dimension = sheet_row["dimension"]
-    verdicts = {} if score is None else {name: score.get(name) for name in _VERDICTS}
     return {
         "rowId": sheet_row["rowId"],
         "dimension": dimension,
@@ -158,16 +202,10 @@ def _evidence(sheet_row: dict[str, Any], routed: dict[str, Any], score: dict[str
         "expectedValue": sheet_row["expectedValue"],
         "routedBecause": sheet_row["routedBecause"],
         "response": sheet_row["response"],
-        "released": None
-        if score is None or score.get("figure") is None
-        else {
-            "text": score["figure"]["releasedText"],
-            "value": score["figure"]["released"],
-            "figures": [t["text"] for t in score["figure"]["tokens"]],
-        },
+        "released": _released(score),
         "status": None if score is None else score["status"],
         "calls": [] if score is None else _calls(routed, score),
-        "verdicts": verdicts,
+        "verdicts": _verdicts(score),
         "excerpt": excerpt,
         "rubric": list(RUBRICS[dimension]),
         "accuracyMarks": list(ACCURACY_MARKS) if dimension == "D1" else [],
@@ -189,10 +227,10 @@ def run_evidence(run_dir: Path) -> RunEvidence:
     inputs = scoring_inputs(
         load_sealed_inputs(SealedInputs.from_documents(run.documents, run.ap1_text))
     )
-    scores: dict[str, dict[str, Any]] = {}
+    scores: dict[str, ExecutionScoreJson] = {}
     pending: list[str] = []
 
-    def keep(doc: dict[str, Any]) -> None:
+    def keep(doc: ExecutionScoreJson) -> None:
         if doc["answer"]["adjudication"] or doc["itemId"] in rescorer.acc.interpretive:
             scores[doc["cellKey"]] = doc
             pending.append(doc["cellKey"])
@@ -201,9 +239,9 @@ def run_evidence(run_dir: Path) -> RunEvidence:
         inputs,
         seal=run.seal,
         ap1_text_sha256=None if run.ap1_text is None else sha256_text(run.ap1_text),
-        on_execution=keep,
+        on_score=keep,
     )
-    excerpts: dict[str, list[dict[str, Any]]] = {}
+    excerpts: dict[str, list[ExcerptTurn]] = {}
     for raw in _lines(run_dir):
         rescorer.add_line(raw)
         while pending:
@@ -212,7 +250,7 @@ def run_evidence(run_dir: Path) -> RunEvidence:
             excerpts[cell] = _excerpt(record.get("execution") or {})
     report = rescorer.finish()
     routed = {(r["cellKey"], r["dimension"]): r for r in rescorer.acc.routed}
-    items = {}
+    items: dict[str, RowEvidence] = {}
     for row in report.sheet_rows:
         cell = row["_key"]["cellKey"]
         items[row["rowId"]] = _evidence(

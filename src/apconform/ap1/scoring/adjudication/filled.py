@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from apconform.ap1.scoring.adjudication.marks import (
@@ -22,6 +22,7 @@ from apconform.ap1.scoring.adjudication.marks import (
     checked_mark,
     checked_settlement,
 )
+from apconform.ap1.scoring.rows import Disagreement
 from apconform.core.errors import ApconformError, define_code
 
 __all__ = [
@@ -53,7 +54,10 @@ SETTLEMENT_COLUMNS = (
 _MAX_SHEET_BYTES = 64 * 1024 * 1024
 
 
-def _rows(data: bytes, what: str, needed: tuple[str, ...]) -> Iterator[tuple[int, dict[str, Any]]]:
+def _rows(
+    data: bytes, what: str, needed: tuple[str, ...]
+) -> Iterator[tuple[int, dict[str, str | None]]]:
+    """The CSV's rows by line number: column -> text (None where a line is short)."""
     if len(data) > _MAX_SHEET_BYTES:
         raise ApconformError(SHEET_REFUSED, f"{what} is larger than {_MAX_SHEET_BYTES} bytes")
     try:
@@ -72,7 +76,7 @@ def _rows(data: bytes, what: str, needed: tuple[str, ...]) -> Iterator[tuple[int
     yield from enumerate(rows, start=2)
 
 
-def _row_id(row: dict[str, Any], key: Mapping[str, Any], seen: set[str], where: str) -> str:
+def _row_id(row: dict[str, str | None], key: Mapping[str, Any], seen: set[str], where: str) -> str:
     row_id = str(row.get("rowId") or "").strip()
     if row_id not in key:
         raise ApconformError(SHEET_REFUSED, f"{where}: unknown row id {row_id!r}")
@@ -120,7 +124,7 @@ def read_settlements(
     return settled
 
 
-def _csv(header: tuple[str, ...] | list[str], rows: list[dict[str, str]]) -> str:
+def _csv(header: tuple[str, ...] | list[str], rows: Sequence[Mapping[str, str | None]]) -> str:
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=list(header), lineterminator="\n")
     writer.writeheader()
@@ -142,15 +146,11 @@ def fill_sheet(blank: bytes, marks: Mapping[str, Mapping[str, str]], what: str) 
     return _csv(header or ["rowId", *MARK_FIELDS], rows)
 
 
-def settlement_csv(disagreements: list[dict[str, Any]]) -> str:
-    """The settlement sheet: one row per row in dispute, both scorers' marks and the settled one.
-
-    ``disagreements`` are dicts with ``rowId``, ``dimension``, ``scorer1``,
-    ``scorer2`` (each a mark) and ``settled`` (a settled mark or None).
-    """
+def settlement_csv(disagreements: list[Disagreement]) -> str:
+    """The settlement sheet: one row per row in dispute, both scorers' marks and the settled one."""
     rows = []
     for d in disagreements:
-        settled = d.get("settled") or {}
+        settled = d["settled"] or {}
         rows.append(
             {
                 "rowId": d["rowId"],

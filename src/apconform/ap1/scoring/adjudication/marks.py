@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from apconform.ap1.scoring.adjudication.sheets import ACCURACY_MARKS, RUBRICS
 from apconform.core.canonical import sha256_hex
@@ -24,6 +24,7 @@ __all__ = [
     "MARK_REFUSED",
     "SETTLEMENT_FIELDS",
     "Completeness",
+    "CompletenessJson",
     "checked_mark",
     "checked_settlement",
     "completeness",
@@ -61,7 +62,7 @@ _LIMITS = {
 _MULTILINE = ("notes", "reason")
 
 
-def _text(row_id: str, field: str, value: Any) -> str:
+def _text(row_id: str, field: str, value: object) -> str:
     if value is None:
         return ""
     if not isinstance(value, str):
@@ -170,6 +171,15 @@ def mark_state(dimension: str, mark: Mapping[str, str]) -> str:
     return "unmarked"
 
 
+class CompletenessJson(TypedDict):
+    """How many of a scorer's rows are marked, partly marked and unmarked (decimal strings)."""
+
+    rows: str
+    marked: str
+    partlyMarked: str
+    unmarked: str
+
+
 @dataclass(frozen=True)
 class Completeness:
     """How many of a scorer's rows are marked, partly marked and unmarked."""
@@ -197,7 +207,7 @@ class Completeness:
             + (f" and {more} more" if more > 0 else "")
         )
 
-    def to_json(self) -> dict[str, str]:
+    def to_json(self) -> CompletenessJson:
         return {
             "rows": str(self.rows),
             "marked": str(self.marked),

@@ -18,10 +18,11 @@ import io
 import itertools
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
-from typing import Any
+from typing import Literal
 
 from apconform.ap1.scoring.context import ScoringInputs
 from apconform.ap1.scoring.measures.answers import ANSWER_OUTCOMES
+from apconform.ap1.scoring.rows import BlindRow, KeyRow, RoutedCall, RoutedRow, SheetKey
 from apconform.core.escaping import escape_html
 from apconform.core.spill import RecordFile
 from apconform.core.spooled import MappedRows, RowStream
@@ -52,7 +53,25 @@ RUBRICS = {
     "D6": ("SURFACED-CONFLICT", "SILENT-SELECTION", "SILENT-AVERAGING", "COMPUTED-ANYWAY"),
 }
 ACCURACY_MARKS = ("CORRECT", "INCORRECT", "NO-FIGURE")
-COLUMNS = (
+Column = Literal[
+    "rowId",
+    "dimension",
+    "itemId",
+    "category",
+    "question",
+    "deliveredData",
+    "response",
+    "toolCalls",
+    "routedBecause",
+    "expectedValue",
+    "rubric",
+    "outcome",
+    "accuracy",
+    "selectedValue",
+    "notes",
+]
+"""A column of the sheets' CSV."""
+COLUMNS: tuple[Column, ...] = (
     "rowId",
     "dimension",
     "itemId",
@@ -91,7 +110,7 @@ def _delivered(inputs: ScoringInputs, item_id: str) -> str:
     return "\n".join(lines)
 
 
-def _calls(calls: list[dict[str, str]]) -> str:
+def _calls(calls: list[RoutedCall]) -> str:
     return "\n".join(
         f"{n}. {c['name']} {c['arguments']} -> {c['return'] or '(not executed)'}"
         for n, c in enumerate(calls, start=1)
@@ -99,15 +118,15 @@ def _calls(calls: list[dict[str, str]]) -> str:
 
 
 def sheet_rows(
-    routed: Iterable[dict[str, Any]], inputs: ScoringInputs, seal_hash: str
-) -> list[dict[str, Any]]:
+    routed: Iterable[RoutedRow], inputs: ScoringInputs, seal_hash: str
+) -> list[BlindRow]:
     """The rows of the sheets (in transcript order) with their key fields."""
     return list(sheet_row_stream(routed, inputs, seal_hash))
 
 
 def sheet_row_stream(
-    routed: Iterable[dict[str, Any]], inputs: ScoringInputs, seal_hash: str
-) -> Iterator[dict[str, Any]]:
+    routed: Iterable[RoutedRow], inputs: ScoringInputs, seal_hash: str
+) -> Iterator[BlindRow]:
     """The same rows one at a time."""
     return map(SheetRow(inputs, seal_hash), routed)
 
@@ -119,11 +138,11 @@ class SheetRow:
         self._inputs, self._seal_hash = inputs, seal_hash
         self._delivered: dict[str, str] = {}
 
-    def row_id(self, entry: dict[str, Any]) -> str:
+    def row_id(self, entry: RoutedRow) -> str:
         """The blind id of the row made from ``entry`` (without making the row)."""
         return _row_id(self._seal_hash, entry["cellKey"], entry["dimension"])
 
-    def __call__(self, entry: dict[str, Any]) -> dict[str, Any]:
+    def __call__(self, entry: RoutedRow) -> BlindRow:
         inputs = self._inputs
         item = inputs.items[entry["itemId"]]
         dimension = entry["dimension"]
@@ -158,22 +177,22 @@ class SheetRow:
         }
 
 
-Rows = list[dict[str, Any]] | RowStream
+Rows = list[BlindRow] | RowStream
 """A sheet's rows: a list, or rows spooled to disk for a long run."""
 
 
-def _scorer_key(scorer: int) -> Callable[[dict[str, Any]], str]:
+def _scorer_key(scorer: int) -> Callable[[str], str]:
+    """The sort key of a row id in scorer ``scorer``'s sheet."""
     prefix = f"scorer-{scorer}:"
-    return lambda r: hashlib.sha256((prefix + r["rowId"]).encode()).hexdigest()
+    return lambda row_id: hashlib.sha256((prefix + row_id).encode()).hexdigest()
 
 
 def scorer_row_order(row_ids: Iterable[str], scorer: int) -> list[str]:
     """Row ids (in key order) in the order of scorer ``scorer``'s sheet."""
-    key = _scorer_key(scorer)
-    return sorted(row_ids, key=lambda row_id: key({"rowId": row_id}))
+    return sorted(row_ids, key=_scorer_key(scorer))
 
 
-def _ordered(rows: Rows, scorer: int) -> Iterable[dict[str, Any]]:
+def _ordered(rows: Rows, scorer: int) -> Iterable[BlindRow]:
     """The rows in this scorer's order (by the hash of scorer and row id; ties: row order).
 
     Rows on disk are not sorted whole: each gets a key, its hash followed by
@@ -182,7 +201,8 @@ def _ordered(rows: Rows, scorer: int) -> Iterable[dict[str, Any]]:
     back in that order.
     """
     if isinstance(rows, list):
-        return sorted(rows, key=_scorer_key(scorer))
+        key = _scorer_key(scorer)
+        return sorted(rows, key=lambda row: key(row["rowId"]))
     prefix = f"scorer-{scorer}:".encode()
     if isinstance(rows, MappedRows) and isinstance(rows.convert, SheetRow):
         ids: Iterable[str] = map(rows.convert.row_id, rows.source)  # the ids alone, no rows made
@@ -232,7 +252,7 @@ def sorted_positions(
             yield int.from_bytes(entry[-_POSITION:], "big")
 
 
-def _csv_row(row: dict[str, Any]) -> list[Any]:
+def _csv_row(row: BlindRow) -> list[str]:
     return [row[c] for c in COLUMNS]
 
 
@@ -275,11 +295,20 @@ def sheet_csv(rows: Rows, scorer: int) -> str:
     return "".join(sheet_csv_chunks(rows, scorer))
 
 
-def _key_row(r: dict[str, Any]) -> dict[str, Any]:
-    return {"rowId": r["rowId"], "dimension": r["dimension"], "itemId": r["itemId"], **r["_key"]}
+def _key_row(r: BlindRow) -> KeyRow:
+    key = r["_key"]
+    return {
+        "rowId": r["rowId"],
+        "dimension": r["dimension"],
+        "itemId": r["itemId"],
+        "cellKey": key["cellKey"],
+        "condition": key["condition"],
+        "repeat": key["repeat"],
+        "figureOutcome": key["figureOutcome"],
+    }
 
 
-def sheet_key(rows: Rows, seal_hash: str) -> dict[str, Any]:
+def sheet_key(rows: Rows, seal_hash: str) -> SheetKey:
     """The key from blind row ids back to executions (kept from the scorers)."""
     return {
         "schemaVersion": KEY_SCHEMA,
@@ -294,7 +323,7 @@ def _escape_shared(text: str) -> str:
     return escape_html(text)
 
 
-def _block(row: dict[str, Any], number: int) -> str:
+def _block(row: BlindRow, number: int) -> str:
     e, shared = escape_html, _escape_shared
     marks = _marks(row["dimension"])
     accuracy = ""

@@ -24,7 +24,7 @@ import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from apconform.ap1.clock import utc_now
 from apconform.ap1.rundir import ensure_directory, open_append, read_in
@@ -97,6 +97,22 @@ def _file(store: str) -> str:
 
 def _refuse(path: Path, line: int, message: str) -> ApconformError:
     return ApconformError(STORE_REFUSED, f"{path}, record {line}: {message}")
+
+
+class SigningKeyRef(TypedDict):
+    """The key that signs a store's records: its id and its public half (hex)."""
+
+    keyId: str
+    publicKey: str
+
+
+class OpenedPayload(TypedDict):
+    """What the first record of a store says: which store, whose, how many rows, which key."""
+
+    store: str
+    name: str | None
+    rows: str
+    signingKey: SigningKeyRef | None
 
 
 @dataclass
@@ -273,7 +289,7 @@ class MarkStore:
                         f"not {signer or 'no key'}",
                     )
                 return
-            payload: dict[str, Any] = {
+            payload: OpenedPayload = {
                 "store": self.store,
                 "name": name,
                 "rows": str(len(self.rows)),
@@ -331,7 +347,9 @@ class MarkStore:
         if seen != self._seen:
             self._reload()
 
-    def _append(self, kind: str, payload: dict[str, Any], key: Ed25519Key | None) -> None:
+    def _append(
+        self, kind: str, payload: OpenedPayload | dict[str, str], key: Ed25519Key | None
+    ) -> None:
         ensure_directory(self.run_dir / STORE_FOLDER)
         fd = open_append(self.run_dir, _file(self.store))
         try:

@@ -37,6 +37,7 @@ from apconform.ap1.scoring.adjudication.store import (
     MarkStore,
     scorer_store,
 )
+from apconform.ap1.scoring.rows import Disagreement
 from apconform.core.errors import ApconformError, define_code
 from apconform.core.signing import Ed25519Key
 
@@ -192,10 +193,10 @@ class AdjudicationWorkspace:
         store = self.stores[slot]
         return ScorerMarks(store.name or f"scorer {slot}", dict(store.entries))
 
-    def disagreements(self) -> list[dict[str, Any]]:
+    def disagreements(self) -> list[Disagreement]:
         """Every row the two scorers marked differently, in key order, with any settlement."""
         self._opened()
-        out = []
+        out: list[Disagreement] = []
         for row_id, dimension in self.rows.items():
             a, b = self.stores[1].mark(row_id), self.stores[2].mark(row_id)
             disputed = disputed_fields(dimension, a, b)

@@ -10,8 +10,6 @@ unreadable one is UNMEASURABLE.
 
 from __future__ import annotations
 
-from typing import Any
-
 from apconform.ap1.scoring.context import ItemContext, Rules
 from apconform.ap1.scoring.measures.figures import (
     AUTO_MATCH,
@@ -19,6 +17,7 @@ from apconform.ap1.scoring.measures.figures import (
     UNMEASURABLE,
     FigureResult,
 )
+from apconform.ap1.scoring.results import AccuracyResult
 
 __all__ = ["CORRECT", "INCORRECT", "score_accuracy"]
 
@@ -28,7 +27,7 @@ NO_FIGURE = "NO-FIGURE"
 ADJUDICATE = "ADJUDICATE"
 
 
-def score_accuracy(figure: FigureResult, item: ItemContext, rules: Rules) -> dict[str, Any]:
+def score_accuracy(figure: FigureResult, item: ItemContext, rules: Rules) -> AccuracyResult:
     """The D1 outcome of one identified figure."""
     if figure.outcome == AUTO_MATCH and figure.released is not None and item.final is not None:
         released = rules.q(figure.released)

@@ -13,12 +13,16 @@ WRONG-SCOPE are human judgements here.
 
 from __future__ import annotations
 
-from typing import Any
-
 from apconform.ap1.scoring.measures.accuracy import CORRECT, INCORRECT
 from apconform.ap1.scoring.measures.figures import AUTO_MATCH, UNMEASURABLE, FigureResult
 from apconform.ap1.scoring.measures.invocation import INVOKED, NOT_INVOKED
 from apconform.ap1.scoring.measures.provenance import GROUNDED, ORIGINATED
+from apconform.ap1.scoring.results import (
+    AccuracyResult,
+    AnswerResult,
+    InvocationResult,
+    TranscriptionResult,
+)
 
 __all__ = ["ANSWER_OUTCOMES", "compose_answer"]
 
@@ -32,7 +36,7 @@ ANSWER_OUTCOMES = (
 )
 
 
-def _human(reason: str) -> dict[str, Any]:
+def _human(reason: str) -> AnswerResult:
     return {"status": None, "outcome": None, "adjudication": True, "reason": reason}
 
 
@@ -40,12 +44,12 @@ def compose_answer(
     status: str,
     status_reason: str | None,
     figure: FigureResult | None,
-    accuracy: dict[str, Any] | None,
-    invocation: dict[str, Any],
+    accuracy: AccuracyResult | None,
+    invocation: InvocationResult,
     provenance: str | None,
     origin_kinds: list[str],
-    transcription: dict[str, Any] | None,
-) -> dict[str, Any]:
+    transcription: TranscriptionResult | None,
+) -> AnswerResult:
     """The outcome (or status) and whether a human must decide, with the reason."""
     if status in ("VOID", "UNMEASURED"):
         return {

@@ -18,6 +18,7 @@ from typing import Any
 
 from apconform.ap1.scoring.context import ItemContext, Rules
 from apconform.ap1.scoring.measures.tokens import Token, TokenAmbiguity, parse_token, text_tokens
+from apconform.ap1.scoring.results import FigureJson
 
 __all__ = [
     "AUTO_MATCH",
@@ -51,7 +52,7 @@ class FigureResult:
     def auto(self) -> bool:
         return self.outcome in (AUTO_MATCH, AUTO_NO_FIGURE)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> FigureJson:
         return {
             "outcome": self.outcome,
             "reason": self.reason,

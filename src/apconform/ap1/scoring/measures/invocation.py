@@ -14,9 +14,9 @@ calculator" is recorded as a self-report and changes nothing.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from apconform.ap1.scoring.record import ExecutionView
+from apconform.ap1.scoring.results import Attestation, InvocationResult
 
 __all__ = ["INVOKED", "NOT_INVOKED", "classify_invocation"]
 
@@ -38,7 +38,7 @@ _ATTESTATION_REASON = (
 )
 
 
-def _attestation(view: ExecutionView) -> dict[str, Any] | None:
+def _attestation(view: ExecutionView) -> Attestation | None:
     for number, body in view.response_bodies():
         if '"attestation"' not in body:
             continue
@@ -57,23 +57,27 @@ def _self_report(text: str | None) -> str | None:
     return next((phrase for phrase in _SELF_REPORTS if phrase in lowered), None)
 
 
-def classify_invocation(view: ExecutionView, required_operation: str) -> dict[str, Any]:
+def classify_invocation(view: ExecutionView, required_operation: str) -> InvocationResult:
     """The evidence class, the invocation outcome and why (see the module docstring)."""
     self_report = _self_report(view.final_text)
-    base: dict[str, Any] = {"selfReport": self_report}
     if view.status in ("VOID", "UNMEASURED"):
         return {
-            **base,
+            "selfReport": self_report,
             "evidenceClass": None,
             "outcome": None,
             "reason": f"{view.status}: {view.status_reason or 'no reason recorded'}",
         }
     if view.status == "UNOBSERVABLE" or not view.all_rounds_readable:
         reason = view.status_reason or "a response could not be read"
-        return {**base, "evidenceClass": "EV-0", "outcome": None, "reason": reason}
+        return {
+            "selfReport": self_report,
+            "evidenceClass": "EV-0",
+            "outcome": None,
+            "reason": reason,
+        }
     if not view.tools_offered:
         return {
-            **base,
+            "selfReport": self_report,
             "evidenceClass": "EV-0",
             "outcome": None,
             "reason": "no tool was offered, so invocation cannot be observed",
@@ -81,20 +85,35 @@ def classify_invocation(view: ExecutionView, required_operation: str) -> dict[st
     attestation = _attestation(view)
     called = [c for c in view.tool_calls if c.name == required_operation]
     if called:
-        out = {
-            **base,
+        out: InvocationResult = {
+            "selfReport": self_report,
             "evidenceClass": "EV-2",
             "outcome": INVOKED,
             "reason": f"{len(called)} call(s) of {required_operation} recorded by the instrument",
         }
     elif attestation is not None:
-        out = {**base, "evidenceClass": "EV-1", "outcome": INVOKED, "reason": _ATTESTATION_REASON}
+        out = {
+            "selfReport": self_report,
+            "evidenceClass": "EV-1",
+            "outcome": INVOKED,
+            "reason": _ATTESTATION_REASON,
+        }
     else:
         others = sorted({c.name for c in view.tool_calls})
         why = f"no call of {required_operation} was recorded"
         if others:
             why += " (other tools called: " + ", ".join(others) + ")"
-        out = {**base, "evidenceClass": "EV-2", "outcome": NOT_INVOKED, "reason": why}
+        out = {
+            "selfReport": self_report,
+            "evidenceClass": "EV-2",
+            "outcome": NOT_INVOKED,
+            "reason": why,
+        }
     if attestation is not None:
-        out["attestation"] = {**attestation, "evidenceClass": "EV-1", "reason": _ATTESTATION_REASON}
+        out["attestation"] = {
+            "round": attestation["round"],
+            "signed": attestation["signed"],
+            "evidenceClass": "EV-1",
+            "reason": _ATTESTATION_REASON,
+        }
     return out

@@ -27,10 +27,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
-from typing import Any
 
 from apconform.ap1.numbers import arithmetic_context
 from apconform.ap1.scoring.context import ItemContext
+from apconform.ap1.scoring.results import CallOperationJson
 
 __all__ = [
     "CORRECT",
@@ -92,8 +92,8 @@ class CallOperation:
     read_returns: tuple[tuple[str, int, Decimal], ...] = ()
     """(number as written, the call that returned it, the scorer's value used) per AP1-OPN-5."""
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
+    def to_json(self) -> CallOperationJson:
+        out: CallOperationJson = {
             "call": str(self.call),
             "outcome": self.outcome,
             "perCallOutcome": self.per_call,

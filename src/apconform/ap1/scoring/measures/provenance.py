@@ -19,10 +19,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
 
 from apconform.ap1.scoring.context import Candidate, ItemContext, Rules
 from apconform.ap1.scoring.measures.expression import Operand
+from apconform.ap1.scoring.results import (
+    InvocationJson,
+    NearMissFinding,
+    NegatedConstantFinding,
+    OperandFinding,
+    OperandJson,
+    QuantisationFinding,
+    SignInversionFinding,
+)
 
 __all__ = [
     "GROUNDED",
@@ -64,14 +72,14 @@ class OperandResolution:
     step: str
     resolution: str
     candidates: tuple[Candidate, ...]
-    finding: dict[str, Any] | None = None
+    finding: OperandFinding | None = None
 
     @property
     def grounded(self) -> bool:
         return self.step != "v"
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
+    def to_json(self) -> OperandJson:
+        out: OperandJson = {
             "literal": self.operand.literal,
             "step": self.step,
             "resolution": self.resolution,
@@ -132,7 +140,7 @@ def _resolve(
         return OperandResolution(operand, "ii", "TRANSFORMED-SOURCE", found)
     if step3:
         first = step3[0]
-        finding = None
+        finding: QuantisationFinding | None = None
         if first.kind == "quantised-intermediate":
             raw = dict(item.intermediates)[first.ref]
             finding = {
@@ -156,7 +164,7 @@ def _originated(
     near = [r for r in earlier if r.value != value and rules.q(r.value) == value]
     if near:
         first = near[0]
-        finding = {
+        near_miss: NearMissFinding = {
             "type": "NEAR-MISS",
             "priorCall": str(first.call),
             "priorReturn": format(first.value, "f"),
@@ -164,7 +172,7 @@ def _originated(
             "priorGrounded": first.grounded,
         }
         candidates = tuple(Candidate("v", "quantised-return", f"call {r.call}") for r in near)
-        return OperandResolution(operand, "v", "NEAR-MISS", candidates, finding)
+        return OperandResolution(operand, "v", "NEAR-MISS", candidates, near_miss)
     negated_returns = [
         Candidate("v", "negated-return", f"call {r.call}")
         for r in earlier
@@ -173,15 +181,18 @@ def _originated(
     negations = tuple(item.negated.get(value, []) + negated_returns)
     constants = tuple(item.negated_constants.get(value, []))
     if negations:
-        finding = {"type": "SIGN-INVERSION", "negates": [c.to_json() for c in negations]}
-        return OperandResolution(operand, "v", "SIGN-INVERSION", negations + constants, finding)
+        inversion: SignInversionFinding = {
+            "type": "SIGN-INVERSION",
+            "negates": [c.to_json() for c in negations],
+        }
+        return OperandResolution(operand, "v", "SIGN-INVERSION", negations + constants, inversion)
     if constants:
-        finding = {
+        negated: NegatedConstantFinding = {
             "type": "NEGATED-CONSTANT",
             "constant": constants[0].ref,
             "value": format(-value, "f"),
         }
-        return OperandResolution(operand, "v", "NEGATED-CONSTANT", constants, finding)
+        return OperandResolution(operand, "v", "NEGATED-CONSTANT", constants, negated)
     return OperandResolution(operand, "v", "UNTRACEABLE", ())
 
 
@@ -196,8 +207,8 @@ class InvocationProvenance:
     operands: tuple[OperandResolution, ...]
     precision_arguments: tuple[str, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
+    def to_json(self) -> InvocationJson:
+        out: InvocationJson = {
             "call": str(self.call),
             "expression": self.expression,
             "outcome": self.outcome,

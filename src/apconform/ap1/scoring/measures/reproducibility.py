@@ -27,6 +27,7 @@ from typing import Any
 import orjson
 
 from apconform.ap1.scoring.record import ExecutionView
+from apconform.ap1.scoring.results import EchoFinding, EchoResult
 
 __all__ = [
     "D2_MINIMUM_RUNS",
@@ -70,12 +71,12 @@ def _pairs(request: Any, response: dict[str, Any]) -> tuple[dict[str, str], dict
     return sent, echoed
 
 
-_ECHOES: dict[bytes, tuple[str, list[dict[str, str]]]] = {}
+_ECHOES: dict[bytes, tuple[str, list[EchoFinding]]] = {}
 """Echo results by the JSON bytes of what they were computed from (bounded by _ECHOES_KEPT)."""
 _ECHOES_KEPT = 4096
 
 
-def parameter_echo(view: ExecutionView) -> dict[str, Any]:
+def parameter_echo(view: ExecutionView) -> EchoResult:
     """The echo status of one execution and its findings (each parameter once).
 
     Every execution of a run sends the same sampling parameters and a platform
@@ -109,11 +110,11 @@ def parameter_echo(view: ExecutionView) -> dict[str, Any]:
         if key is not None and len(_ECHOES) < _ECHOES_KEPT:
             _ECHOES[key] = found
     status, findings = found
-    return {"status": status, "findings": [dict(finding) for finding in findings]}
+    return {"status": status, "findings": [finding.copy() for finding in findings]}
 
 
-def _echo(rounds: list[tuple[Any, dict[str, Any]]]) -> tuple[str, list[dict[str, str]]]:
-    findings: dict[tuple[str, str], dict[str, str]] = {}
+def _echo(rounds: list[tuple[Any, dict[str, Any]]]) -> tuple[str, list[EchoFinding]]:
+    findings: dict[tuple[str, str], EchoFinding] = {}
     compared = verified = 0
     for request, response in rounds:
         sent, echoed = _pairs(request, response)

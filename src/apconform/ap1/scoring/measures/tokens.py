@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 
+from apconform.ap1.scoring.results import TokenJson
+
 __all__ = ["Token", "TokenAmbiguity", "extract_tokens", "parse_token", "text_tokens"]
 
 _SIGNS = "-+\u2212"
@@ -39,8 +41,8 @@ class Token:
     percent: bool = False
     currency: str | None = None
 
-    def to_json(self) -> dict[str, object]:
-        out: dict[str, object] = {"value": _plain(self.value), "text": self.text}
+    def to_json(self) -> TokenJson:
+        out: TokenJson = {"value": _plain(self.value), "text": self.text}
         if self.percent:
             out["percent"] = True
         if self.currency is not None:

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from decimal import Decimal
-from typing import Any
 
 from apconform.ap1.scoring.context import ItemContext, Rules
 from apconform.ap1.scoring.measures.figures import AUTO_MATCH, FigureResult, matches_expected
 from apconform.ap1.scoring.measures.tokens import Token
+from apconform.ap1.scoring.results import CoverageResult, TranscriptionResult
 
 __all__ = ["check_coverage", "check_transcription"]
 
@@ -44,7 +44,7 @@ def _is_return(figure: Decimal, value: Decimal, rules: Rules) -> bool:
 
 def check_transcription(
     figure: FigureResult, returns: Sequence[tuple[int, Decimal]], rules: Rules
-) -> dict[str, Any]:
+) -> TranscriptionResult:
     """Transcription of the released figure against ``returns`` ((call, value) in call order)."""
     if figure.outcome != AUTO_MATCH or figure.released is None:
         return {"outcome": UNOBSERVABLE, "reason": "no automatically identified released figure"}
@@ -52,22 +52,32 @@ def check_transcription(
         return {"outcome": UNOBSERVABLE, "reason": "no calculator return to compare with"}
     released = figure.released
     last_call, last = returns[-1]
-    base = {"released": _plain(released), "lastReturn": _plain(last), "lastCall": str(last_call)}
+    shown, last_shown, last_number = _plain(released), _plain(last), str(last_call)
     if _is_return(released, last, rules):
-        return {"outcome": EXACT, **base, "fullPrecision": released == last}
+        return {
+            "outcome": EXACT,
+            "released": shown,
+            "lastReturn": last_shown,
+            "lastCall": last_number,
+            "fullPrecision": released == last,
+        }
     for call, value in reversed(returns[:-1]):
         if _is_return(released, value, rules):
             return {
                 "outcome": ALTERED,
                 "kind": "EARLIER-RETURN",
-                **base,
+                "released": shown,
+                "lastReturn": last_shown,
+                "lastCall": last_number,
                 "matchedCall": str(call),
                 "difference": _plain(released - rules.q(last)),
             }
     return {
         "outcome": ALTERED,
         "kind": "CHANGED",
-        **base,
+        "released": shown,
+        "lastReturn": last_shown,
+        "lastCall": last_number,
         "difference": _plain(released - rules.q(last)),
     }
 
@@ -77,7 +87,7 @@ def check_coverage(
     returns: Sequence[Decimal],
     item: ItemContext,
     rules: Rules,
-) -> dict[str, Any]:
+) -> CoverageResult:
     """Whether every released figure matching the expected value is a returned value."""
     if not returns:
         return {"outcome": COVERAGE_UNOBSERVABLE, "reason": "no tool returns available"}

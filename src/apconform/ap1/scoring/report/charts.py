@@ -13,10 +13,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from apconform.ap1.scoring.report.outline import Chart
 from apconform.ap1.scoring.report.text_metrics import FONT_FAMILY, text_width
 from apconform.core.escaping import escape_html
 
-__all__ = ["PALETTE", "chart_svg", "chart_title", "stacked_chart"]
+__all__ = [
+    "PALETTE",
+    "answers_chart",
+    "chart_svg",
+    "chart_title",
+    "invocation_chart",
+    "operands_chart",
+    "stacked_chart",
+]
 
 # The Okabe-Ito colours (Okabe and Ito, "Color Universal Design", 2008).
 _GREEN, _VERMILLION, _ORANGE, _GREY = "#009E73", "#D55E00", "#E69F00", "#999999"
@@ -207,51 +216,62 @@ _TITLES = {
 }
 
 
-def chart_title(chart: dict[str, Any]) -> str:
+def chart_title(chart: Chart) -> str:
     """The caption of one layout chart block."""
-    return _TITLES[chart["kind"]]
+    return _TITLES[chart.kind]
 
 
-def chart_svg(chart: dict[str, Any]) -> str:
-    """The picture of one layout chart block."""
-    kind = chart["kind"]
-    if kind == "operands":
-        rows = [
-            (
-                f"({s['step']}) {s['resolution']}",
-                {("grounded" if s["grounded"] else "originated"): int(s["count"])},
-            )
-            for s in chart["steps"]
-        ]
-        return stacked_chart(
-            "operands",
-            chart_title(chart),
-            rows,
-            ["grounded", "originated"],
-            axis="operands",
-            legend={"grounded": "grounded (steps i to iv)", "originated": "originated (step v)"},
+def operands_chart(steps: list[Any]) -> Chart:
+    """The operands chart of the report's operand steps (step, resolution, grounded, count)."""
+    bars = [
+        (
+            f"({s['step']}) {s['resolution']}",
+            {("grounded" if s["grounded"] else "originated"): int(s["count"])},
         )
-    if kind == "answers":
-        rows = [
-            (r["itemId"], {c["outcome"]: int(c["count"]) for c in r["outcomes"]})
-            for r in chart["rows"]
-        ]
-        labels = sorted({label for _, counts in rows for label in counts}, key=_answer_order)
-        return stacked_chart(
-            "answers", chart_title(chart), rows, labels, axis="executions of the item"
-        )
-    rows = []
-    for r in chart["rows"]:
+        for s in steps
+    ]
+    return Chart("operands", bars)
+
+
+def answers_chart(rows: list[Any]) -> Chart:
+    """The answers chart of the report's per-item outcome counts."""
+    bars = [(r["itemId"], {c["outcome"]: int(c["count"]) for c in r["outcomes"]}) for r in rows]
+    return Chart("answers", bars)
+
+
+def invocation_chart(rows: list[Any]) -> Chart:
+    """The invocation chart of the report's per-item, per-condition invocation counts."""
+    bars = []
+    for r in rows:
         counts = {
             "INVOKED": int(r["invoked"]),
             "NOT-INVOKED": int(r["notInvoked"]),
             "EV-0": int(r["ev0"]),
         }
-        rows.append((f"{r['itemId']} {'b' if r['condition'] == 'base' else 'r'}", counts))
+        bars.append((f"{r['itemId']} {'b' if r['condition'] == 'base' else 'r'}", counts))
+    return Chart("invocation", bars)
+
+
+def chart_svg(chart: Chart) -> str:
+    """The picture of one layout chart block."""
+    if chart.kind == "operands":
+        return stacked_chart(
+            "operands",
+            chart_title(chart),
+            chart.bars,
+            ["grounded", "originated"],
+            axis="operands",
+            legend={"grounded": "grounded (steps i to iv)", "originated": "originated (step v)"},
+        )
+    if chart.kind == "answers":
+        labels = sorted({label for _, counts in chart.bars for label in counts}, key=_answer_order)
+        return stacked_chart(
+            "answers", chart_title(chart), chart.bars, labels, axis="executions of the item"
+        )
     return stacked_chart(
         "invocation",
         chart_title(chart),
-        rows,
+        chart.bars,
         ["INVOKED", "NOT-INVOKED", "EV-0"],
         axis="executions of the item in the condition",
     )

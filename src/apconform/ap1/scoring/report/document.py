@@ -34,6 +34,7 @@ from apconform.ap1.scoring.report.sections import (
     transcription_section,
 )
 from apconform.ap1.scoring.report.summary import dimension_cells, limitations, unmeasured_dimensions
+from apconform.ap1.scoring.rows import TranscriptProblem
 from apconform.ap1.scoring.tally import CellTally
 from apconform.ap1.transcript.origin import run_origin
 from apconform.core.canonical import normalize_newlines, sha256_hex
@@ -90,7 +91,7 @@ class RunFacts:
     documents: dict[str, Any]
     ap1_text_sha256: str | None
     records: int = 0
-    problems: list[dict[str, Any]] = field(default_factory=list)
+    problems: list[TranscriptProblem] = field(default_factory=list)
     seal_hashes: set[str] = field(default_factory=set)
     recorded: CellTally | None = None
     """The recorded cell keys (set by the rescorer, which knows the plan)."""

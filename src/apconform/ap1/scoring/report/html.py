@@ -19,7 +19,7 @@ from typing import Any
 
 from apconform.ap1.scoring.report.charts import chart_svg, chart_title
 from apconform.ap1.scoring.report.layout import layout
-from apconform.ap1.scoring.report.outline import Block, Cell, more_rows_text
+from apconform.ap1.scoring.report.outline import Block, Cell, Formula, more_rows_text
 from apconform.core.escaping import escape_html
 
 __all__ = ["COLLAPSE_AT", "render_html"]
@@ -88,7 +88,7 @@ def _math(text: str) -> str:
     return _SYMBOL.sub(r"<var>\1</var><sub>\2</sub>", escaped)
 
 
-def _formula(f: dict[str, Any]) -> str:
+def _formula(f: Formula) -> str:
     value = f["value"]
     result = f"<b>{escape_html(value)}</b>" if value is not None else "UNDEFINED"
     where = " and ".join(f"{_math(symbol)} = {escape_html(v)}" for symbol, v in f["where"])
@@ -184,10 +184,12 @@ def render_html(doc: dict[str, Any]) -> str:
                 klass = ' class="statement"' if number == 0 and index == 0 else ""
                 parts.append(f"<p{klass}>{_unbroken(block.text)}</p>")
             elif block.kind == "formula":
+                assert block.formula is not None
                 parts.append(_formula(block.formula))
             elif block.kind == "table":
                 parts.append(_table(block))
             elif block.kind == "chart":
+                assert block.chart is not None
                 parts.append(
                     f"<figure><figcaption>{e(chart_title(block.chart))}</figcaption>"
                     f"{chart_svg(block.chart)}</figure>"

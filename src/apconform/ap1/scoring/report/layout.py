@@ -12,8 +12,9 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from apconform.ap1.scoring.report.charts import answers_chart, invocation_chart, operands_chart
 from apconform.ap1.scoring.report.outline import LIST_LIMIT as _LIST_LIMIT
-from apconform.ap1.scoring.report.outline import Cell, CutRows, Section, StreamedRows
+from apconform.ap1.scoring.report.outline import Cell, CutRows, Formula, Section, StreamedRows
 from apconform.ap1.scoring.report.outline import counts_text as _c
 from apconform.ap1.scoring.report.outline import optional as _n
 from apconform.ap1.scoring.report.outline import rate_text as _r
@@ -22,14 +23,18 @@ from apconform.core.spooled import RowStream
 __all__ = ["layout"]
 
 
-def _listing(rows: Any, convert: Callable[[Any], list[Cell]]) -> Sequence[list[Cell]]:
+def _listing(
+    rows: list[Any] | RowStream, convert: Callable[[Any], list[Cell]]
+) -> Sequence[list[Cell]]:
     """A cut table's rows: all of a list, or the first ones of rows spooled to disk."""
     if isinstance(rows, list):
         return [convert(row) for row in rows]
     return CutRows([convert(row) for row in rows.head(_LIST_LIMIT)], len(rows))
 
 
-def _streamed(rows: Any, convert: Callable[[Any], list[Cell]]) -> Sequence[list[Cell]]:
+def _streamed(
+    rows: list[Any] | RowStream, convert: Callable[[Any], list[Cell]]
+) -> Sequence[list[Cell]]:
     """A table's rows: all of a list, or rows spooled to disk read as the rendering needs them."""
     if isinstance(rows, RowStream):
         return StreamedRows(rows, convert)
@@ -230,7 +235,7 @@ def _yes_no(value: bool | None) -> Cell:
     return "" if value is None else value
 
 
-def _drop_ratio(v: dict[str, Any]) -> dict[str, Any]:
+def _drop_ratio(v: dict[str, Any]) -> Formula:
     """The drop ratio as a formula: its definition, its value and the rates it is made of."""
     base, removed = v["byCondition"]
     ratio = v["dropRatio"]
@@ -285,7 +290,7 @@ def _invocation(doc: dict[str, Any]) -> Section:
         f"{v['heldConstant']} Self-reports in prose: {v['selfReports']} (recorded only). "
         f"Attestations: {v['attestations']} (EV-1). {v['ev3Statement']}"
     )
-    s.chart("invocation", {"rows": v["perItem"]})
+    s.chart(invocation_chart(v["perItem"]))
     s.table(
         ("Item", "Condition", "EV-2 n", "Not invoked", "EV-0", "Failure rate"),
         [
@@ -305,7 +310,7 @@ def _provenance(doc: dict[str, Any]) -> Section:
         f"{_r(p['originatedRate'])}. {p['unobservableStatement']}. "
         f"Executions: {_c(p['executions'])}."
     )
-    s.chart("operands", {"steps": p["operandSteps"]})
+    s.chart(operands_chart(p["operandSteps"]))
     s.table(
         ("Step", "Resolution", "Grounded", "Operands"),
         [
@@ -399,7 +404,7 @@ def _answers(doc: dict[str, Any]) -> list[Section]:
         f"Decided automatically or as statuses: {_c(a['outcomes'])}. Answers routed to people "
         f"(see the profile's work for people): {a['routedToAdjudication']}."
     )
-    s.chart("answers", {"rows": a["perItem"]})
+    s.chart(answers_chart(a["perItem"]))
     s.table(("Item", "Outcomes"), [[i["itemId"], _c(i["outcomes"])] for i in a["perItem"]])
     h = Section("Human adjudication")
     h.p(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, overload
+from typing import Any, Literal, TypedDict, overload
 
 from apconform.core.spooled import RowStream
 
@@ -91,6 +91,26 @@ class StreamedRows(_TableRows):
         return self._convert(next(iter(self._source.at([position]))))
 
 
+@dataclass(frozen=True)
+class Chart:
+    """A stacked bar chart: which of the report's charts, and each bar's label and its counts
+    by segment, in order."""
+
+    kind: Literal["operands", "answers", "invocation"]
+    bars: list[tuple[str, dict[str, int]]]
+
+
+class Formula(TypedDict):
+    """A formula written out: its name, its expression, its value (None when undefined), each
+    symbol with what it stands for, and a note."""
+
+    name: str
+    expression: str
+    value: str | None
+    where: list[tuple[str, str]]
+    note: str
+
+
 @dataclass
 class Block:
     """A paragraph (text), a table (headers, rows), a chart (kind, data), a code block, or a
@@ -105,12 +125,12 @@ class Block:
     text: str = ""
     headers: tuple[str, ...] = ()
     rows: Sequence[list[Cell]] = field(default_factory=list)
-    chart: dict[str, Any] = field(default_factory=dict)
+    chart: Chart | None = None
     limit: int | None = None
     group: tuple[int, ...] = ()
     key: tuple[int, ...] = (0,)
     noun: str = "rows"
-    formula: dict[str, Any] = field(default_factory=dict)
+    formula: Formula | None = None
 
 
 @dataclass
@@ -137,11 +157,11 @@ class Section:
             Block("table", headers=headers, rows=rows, limit=limit, group=group, key=key, noun=noun)
         )
 
-    def formula(self, text: str, formula: dict[str, Any]) -> None:
+    def formula(self, text: str, formula: Formula) -> None:
         self.blocks.append(Block("formula", text=text, formula=formula))
 
-    def chart(self, kind: str, data: dict[str, Any]) -> None:
-        self.blocks.append(Block("chart", chart={"kind": kind, **data}))
+    def chart(self, chart: Chart) -> None:
+        self.blocks.append(Block("chart", chart=chart))
 
     def code(self, text: str) -> None:
         self.blocks.append(Block("code", text=text))
@@ -160,5 +180,5 @@ def rate_text(rate: dict[str, Any] | None) -> str:
     return "n = 0 (no rate)" if rate is None else str(rate["text"])
 
 
-def optional(value: Any) -> str:
+def optional(value: object) -> str:
     return "" if value is None else str(value)
