@@ -18,8 +18,8 @@ VENV_BIN = ROOT / ".venv" / "bin"
 SOURCES = ("src", "tests", "conformance", "examples")
 
 WHOLE_SUITE = ("-n", "auto", "--dist", "loadfile")
-"""README's test command's options: the whole suite over pytest-xdist workers (one more
-than the cores, tests/conftest.py), each test module kept on one worker."""
+"""README's test command's options: the whole suite over pytest-xdist workers (one per
+core), each test module kept on one worker."""
 
 FAST_TESTS = ("-m", "fast")
 """The quick selection: every test outside the slow modules tests/slow_modules.py lists

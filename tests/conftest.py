@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,20 +29,6 @@ _SKIP = shutil.ignore_patterns(
 def pytest_configure(config: pytest.Config) -> None:
     # The session fails if a process a test started outlives it (tests/process_guard.py).
     config.pluginmanager.register(process_guard, "apconform-process-guard")
-
-
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """``-n auto`` (README's test command): one pytest-xdist worker more than the cores.
-
-    A worker spends about a third of its time waiting (servers starting, subprocesses,
-    endpoint timeouts, a browser): two workers kept the 2-core machine 70% busy
-    (851 CPU-s in 607 s), so a third worker fills the gaps. ``PYTEST_XDIST_AUTO_NUM_WORKERS``
-    still wins, and ``-n N`` asks for N.
-    """
-    chosen = os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS")
-    if chosen:
-        return int(chosen)
-    return len(os.sched_getaffinity(0)) + 1 if hasattr(os, "sched_getaffinity") else 2
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
