@@ -17,6 +17,10 @@ ROOT = Path(__file__).resolve().parent
 VENV_BIN = ROOT / ".venv" / "bin"
 SOURCES = ("src", "tests", "conformance", "examples")
 
+WHOLE_SUITE = ("-n", "auto", "--dist", "loadfile")
+"""README's test command's options: the whole suite over pytest-xdist workers (one per
+core), each test module kept on one worker."""
+
 FAST_TESTS = ("-m", "fast")
 """The quick selection: every test outside the slow modules tests/slow_modules.py lists
 (2 min 44 s for 5,197 tests on the 2-core machine, 2026-12-05)."""
@@ -59,7 +63,8 @@ def fast(session: nox.Session) -> None:
 @nox.session(venv_backend="none")
 def tests(session: nox.Session) -> None:
     """The whole suite, as README's test command runs it."""
-    session.run(_tool(session, "python"), "-m", "pytest", *session.posargs, external=True)
+    python = _tool(session, "python")
+    session.run(python, "-m", "pytest", *WHOLE_SUITE, *session.posargs, external=True)
 
 
 @nox.session(venv_backend="none")

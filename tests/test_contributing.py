@@ -89,6 +89,22 @@ def test_the_fast_session_runs_the_fast_marker() -> None:
     assert ast.literal_eval(fast) == ("-m", "fast")
 
 
+def test_the_tests_session_and_the_docs_run_readme_s_test_command() -> None:
+    """README's test command (what .ci/run runs), the nox ``tests`` session and the set-up
+    page give the whole suite the same pytest options."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    command = readme[readme.index("<!-- test-command -->") + 2]
+    options = tuple(command.rsplit("&& .venv/bin/python -m pytest", 1)[1].split())
+    tree = ast.parse(NOXFILE.read_text(encoding="utf-8"))
+    whole = next(
+        node.value
+        for node in tree.body
+        if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "WHOLE_SUITE"
+    )
+    assert options == ast.literal_eval(whole) == ("-n", "auto", "--dist", "loadfile")
+    assert command in (ROOT / "docs" / "getting-started.md").read_text(encoding="utf-8")
+
+
 def test_every_generated_family_is_listed() -> None:
     from apconform.dev.gen import PRODUCTS
 

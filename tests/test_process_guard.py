@@ -1,4 +1,5 @@
-"""The session-end check (tests/process_guard.py) names, kills and fails on a leftover process."""
+"""The session-end check (tests/process_guard.py) names, kills and fails on a leftover process,
+in a serial session and in one run by pytest-xdist workers (as README's test command runs)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,15 @@ def test_starts_a_child(tmp_path):
 """
 
 
-def _session(tmp_path: Path, *, stop: bool) -> tuple[subprocess.CompletedProcess[str], int]:
+XDIST = ("-n", "2")
+"""The nested session run as README's test command runs the suite: the test runs in a
+pytest-xdist worker, which has exited (and its child been re-parented) by the time the
+controller checks."""
+
+
+def _session(
+    tmp_path: Path, *, stop: bool, extra: tuple[str, ...] = ()
+) -> tuple[subprocess.CompletedProcess[str], int]:
     pid_file = tmp_path / "child.pid"
     (tmp_path / "test_child.py").write_text(
         f"PIDFILE = {str(pid_file)!r}\nSTOP = {stop}\n" + _TESTS, encoding="utf-8"
@@ -36,8 +45,9 @@ def _session(tmp_path: Path, *, stop: bool) -> tuple[subprocess.CompletedProcess
     env = {k: v for k, v in os.environ.items() if k != process_guard.MARKER}
     env["PYTHONPATH"] = str(Path(__file__).parent)
     env[process_guard.GRACE] = "0.5"
+    command = [sys.executable, "-m", "pytest", "-p", "process_guard", "-p", "no:cacheprovider"]
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "process_guard", "-p", "no:cacheprovider", "."],
+        [*command, *extra, "."],
         cwd=tmp_path,
         env=env,
         capture_output=True,
@@ -55,17 +65,23 @@ def _running(pid: int) -> bool:
     return state != "Z"
 
 
-def test_a_process_left_running_fails_the_session_and_is_killed(tmp_path: Path) -> None:
-    done, pid = _session(tmp_path, stop=False)
+@pytest.mark.parametrize("extra", [(), XDIST], ids=["serial", "xdist"])
+def test_a_process_left_running_fails_the_session_and_is_killed(
+    tmp_path: Path, extra: tuple[str, ...]
+) -> None:
+    done, pid = _session(tmp_path, stop=False, extra=extra)
     assert done.returncode == 1, done.stdout + done.stderr
+    assert ("2 workers [1 item]" in done.stdout) == bool(extra)
     assert "1 passed" in done.stdout  # the test itself passed; the session did not
     assert "processes left behind" in done.stdout
     assert f"  {pid}: " in done.stdout and "time.sleep(300)" in done.stdout
     assert not _running(pid)
 
 
-def test_a_session_that_stops_what_it_starts_passes(tmp_path: Path) -> None:
-    done, pid = _session(tmp_path, stop=True)
+@pytest.mark.parametrize("extra", [(), XDIST], ids=["serial", "xdist"])
+def test_a_session_that_stops_what_it_starts_passes(tmp_path: Path, extra: tuple[str, ...]) -> None:
+    done, pid = _session(tmp_path, stop=True, extra=extra)
     assert done.returncode == 0, done.stdout + done.stderr
+    assert ("2 workers [1 item]" in done.stdout) == bool(extra)
     assert "processes left behind" not in done.stdout
     assert not _running(pid)
