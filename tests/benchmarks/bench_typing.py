@@ -5,8 +5,9 @@
 Issue 28 asks for typed records inside the library. This prints, per package of
 ``src/apconform`` (the generated ``models/`` left out), the number of annotations
 that spell ``dict[str, Any]`` anywhere in them (parameters, returns, variables and
-attributes; ``list[dict[str, Any]]`` counts once) and the number of parameters
-annotated exactly ``Any``. It reads the source with :mod:`ast`, so comments and
+attributes; ``list[dict[str, Any]]`` counts once), those that spell ``Mapping[str, Any]``
+(so that swapping one loose spelling for the other shows), and the number of
+parameters annotated exactly ``Any``. It reads the source with :mod:`ast`, so comments and
 strings do not count. Not a test: the figures go in the closing note.
 """
 
@@ -21,6 +22,7 @@ from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "apconform"
 LOOSE = "dict[str, Any]"
+LOOSE_MAPPING = "Mapping[str, Any]"  # also matches MutableMapping[str, Any]
 
 
 def _annotations(tree: ast.AST) -> tuple[list[ast.expr], list[ast.expr]]:
@@ -63,10 +65,12 @@ def count(root: Path = SRC) -> dict[str, dict[str, int]]:
         every, params = _annotations(ast.parse(path.read_text(encoding="utf-8")))
         tally = figures.setdefault(package, Counter())
         tally["dictStrAny"] += sum(1 for a in every if LOOSE in _text(a))
+        tally["mappingStrAny"] += sum(1 for a in every if LOOSE_MAPPING in _text(a))
         tally["anyParameters"] += sum(1 for a in params if _text(a) == "Any")
     result = {name: dict(sorted(t.items())) for name, t in sorted(figures.items())}
     result["(all)"] = {
-        key: sum(t.get(key, 0) for t in figures.values()) for key in ("anyParameters", "dictStrAny")
+        key: sum(t.get(key, 0) for t in figures.values())
+        for key in ("anyParameters", "dictStrAny", "mappingStrAny")
     }
     return result
 
@@ -79,9 +83,14 @@ def main() -> int:
     if args.json:
         print(json.dumps(figures, indent=1))
         return 0
-    print(f"{'package':<14} {'dict[str, Any]':>15} {'Any parameters':>15}")
+    print(
+        f"{'package':<14} {'dict[str, Any]':>15} {'Mapping[str, Any]':>18} {'Any parameters':>15}"
+    )
     for package, tally in figures.items():
-        print(f"{package:<14} {tally['dictStrAny']:>15} {tally['anyParameters']:>15}")
+        print(
+            f"{package:<14} {tally['dictStrAny']:>15} {tally['mappingStrAny']:>18}"
+            f" {tally['anyParameters']:>15}"
+        )
     return 0
 
 
