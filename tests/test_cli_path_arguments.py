@@ -628,3 +628,27 @@ def test_a_fifo_inside_the_reference_output_folder_is_refused(
     assert err.startswith(
         f"error APC-FILE-NOT-REGULAR: {folder / member}: is a named pipe (FIFO), not a regular file"
     ), err
+
+
+@POSIX
+def test_self_test_a_planted_unbounded_read_is_caught(
+    world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check above fails when a command reads its path without the bounded reader: a
+    ``canonicalize`` that opens the file itself hangs on the FIFO and, on /dev/zero, reads
+    until its memory runs out instead of refusing with exit 2."""
+    import apconform.cli.kit as kit
+
+    def unbounded(path: str) -> object:
+        with open(path, "rb") as handle:
+            return json.loads(handle.read())
+
+    monkeypatch.setattr(kit, "read_document", unbounded)
+    command = ("canonicalize",)
+    line = baseline(command, "file", world)
+    action = next(a for a in _parser_of(command)._actions if a.dest == "file")
+    verdicts = {}
+    for name, (target, _) in hostile_targets(tmp_path, "input-file").items():
+        status, _, err = run_cli(_replace(line, action, command, target), guard=5.0)
+        verdicts[name] = status == 2 and "APC-FILE-NOT-REGULAR" in err
+    assert verdicts == {"fifo": False, "zero": False}

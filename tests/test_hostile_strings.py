@@ -172,3 +172,29 @@ def test_adjudication_sheet() -> None:
     html = sheet_html([row], 1, HOSTILE)
     _no_raw_html(html)
     assert html.count("&lt;!--&lt;script&gt;") >= 8
+
+
+@pytest.mark.parametrize(
+    "module", ["apconform.conformance.reports.text", "apconform.ap1.scoring.report.markdown"]
+)
+def test_self_test_a_planted_unescaped_markdown_report_is_caught(
+    module: str, records: list[dict[str, Any]], demo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The checks above fail when a report stops escaping: a renderer whose Markdown text and
+    cells are written raw (the regression issue 28 found) must not pass them."""
+    import importlib
+
+    from apconform.ap1.scoring.report.markdown import render_markdown
+    from apconform.conformance.reports.formats import render
+
+    renderer = importlib.import_module(module)
+    monkeypatch.setattr(renderer, "markdown_text", str)
+    monkeypatch.setattr(renderer, "markdown_cell", str)
+    if module.startswith("apconform.conformance"):
+        planted = render(records, "markdown")
+    else:
+        doc = copy.deepcopy(load_path(demo / "ap1-run" / "report" / "score-report.json"))
+        doc["run"]["model"] = HOSTILE
+        planted = render_markdown(doc)
+    with pytest.raises(AssertionError):
+        _no_raw_markdown(planted)
