@@ -11,7 +11,7 @@ who else holds the cores.
 Goal: CPU per execution at 10,000 over CPU per execution at 1,000 at most 1.1
 (nothing in the run loop grows with the run).
 
-    .venv/bin/python tests/benchmarks/bench_ap1_run_growth.py [--sizes 1000 3000 10000]
+    .venv/bin/python tests/benchmarks/bench_ap1_run_growth.py [--sizes 1000 3000 10000] [--save]
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from results import figure, load_average, save
 
 from apconform.ap1.inputs.files import example_paths
 from apconform.ap1.inputs.plan import load_run_inputs
@@ -96,9 +98,12 @@ def run_once(url: str, executions: int, folder: Path) -> tuple[float, float, int
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 3000, 10000])
+    parser.add_argument("--save", action="store_true", help="write tests/benchmarks/results/")
     args = parser.parse_args()
+    load_before = load_average()
     server, url = start_endpoint()
     per_execution: list[float] = []
+    rows = []
     try:
         print(f"AP-1 run growth: built-in endpoint at {url}, no latency, concurrency {CONCURRENCY}")
         print(f"load average before: {_load()} (2 cores, shared with other jobs)")
@@ -106,6 +111,13 @@ def main() -> int:
             for size in args.sizes:
                 wall, cpu, executed, ok = run_once(url, size, Path(tmp))
                 per_execution.append(cpu / executed)
+                rows.append(
+                    figure(
+                        f"runner CPU per execution, {executed:,} executions "
+                        f"(wall {wall:.1f} s, chain {'verifies' if ok else 'BROKEN'})",
+                        f"{1000 * cpu / executed:.2f} ms",
+                    )
+                )
                 print(
                     f"  {executed:6,} executions: wall {wall:6.1f} s, runner CPU {cpu:6.1f} s, "
                     f"{1000 * cpu / executed:.2f} ms CPU per execution, chain "
@@ -120,6 +132,20 @@ def main() -> int:
         + ("met" if ratio <= GOAL_RATIO else "NOT MET")
     )
     print(f"load average after: {_load()}")
+    if args.save:
+        rows.append(
+            figure(
+                "CPU per execution, the longest run over the shortest",
+                f"{ratio:.2f}",
+                goal=f"at most {GOAL_RATIO}",
+                met=ratio <= GOAL_RATIO,
+            )
+        )
+        save(
+            "ap1_run_growth",
+            {"loadAverage": {"before": load_before, "after": load_average()}},
+            rows,
+        )
     return 0
 
 

@@ -1,7 +1,7 @@
 """Load check of the HTTP API: `apconform serve` in one process, a load generator in this one.
 
     .venv/bin/python tests/benchmarks/bench_api_load.py [--workers 2] [--concurrency 32]
-        [--requests 20000] [--only NAME ...] [--access-log] [--defaults]
+        [--requests 20000] [--only NAME ...] [--access-log] [--defaults] [--save]
 
 The server runs as a separate process on 127.0.0.1 (a free port). The load
 generator is a small asyncio HTTP/1.1 client over raw sockets with kept-alive
@@ -51,6 +51,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from results import figure, load_average, save
 
 REPO = Path(__file__).resolve().parents[2]
 SERVE = [str(Path(sys.executable).parent / "apconform"), "serve"]  # the same environment
@@ -449,6 +451,7 @@ def main() -> int:
         help="start `apconform serve` with its own defaults (workers, threads, access log)",
     )
     parser.add_argument("--overhead", action="store_true", help="measure in-process overhead")
+    parser.add_argument("--save", action="store_true", help="write tests/benchmarks/results/")
     args = parser.parse_args()
     if args.overhead:
         for row in overhead(5000):
@@ -464,8 +467,10 @@ def main() -> int:
         command += ["--workers", str(args.workers), "--threads", str(args.threads)]
         if not args.access_log:
             command.append("--no-access-log")
+    load_before = load_average()
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     failed = False
+    results: list[dict[str, Any]] = []
     try:
         _wait_until_up(port, server)
         print(f"# server: {' '.join(command[1:])} (pid {server.pid}); client pid {os.getpid()}")
@@ -478,6 +483,7 @@ def main() -> int:
             total = scenario.requests or args.requests
             result = run_scenario(port, scenario, total, args.concurrency, server.pid)
             failed = failed or result["errors"] > 0
+            results.append(result)
             print(json.dumps(result))
     finally:
         server.send_signal(signal.SIGINT)
@@ -485,7 +491,36 @@ def main() -> int:
             server.wait(timeout=30)
         except subprocess.TimeoutExpired:
             server.kill()
+    if args.save:
+        settings = "defaults" if args.defaults else f"{args.workers} workers"
+        save(
+            "api_load",
+            {
+                "loadAverage": {"before": load_before, "after": load_average()},
+                "server": command[1:],
+                "scenarios": results,
+            },
+            [_figure(result, settings, args.concurrency) for result in results],
+        )
     return 1 if failed else 0
+
+
+SCORING_GOAL = 600.0
+"""Requests per second of the AP-1 scoring route with every member new (issue 33)."""
+
+
+def _figure(result: dict[str, Any], settings: str, concurrency: int) -> dict[str, Any]:
+    """A scenario's headline row; the AP-1 route with every member new carries issue 33's goal."""
+    rate = result["requestsPerSecond"]
+    goal = result["scenario"] == "ap1.score_execution: every member new"
+    return figure(
+        f"{result['scenario']} ({settings}, concurrency {concurrency}, "
+        f"{result['requests']:,} requests)",
+        f"{rate:,.0f} req/s, p99 {result['p99Ms']:.0f} ms, server CPU "
+        f"{result['serverCpuMsPerRequest']:.2f} ms per request, {result['errors']} errors",
+        goal=f"at least {SCORING_GOAL:.0f} req/s" if goal else None,
+        met=rate >= SCORING_GOAL if goal else None,
+    )
 
 
 if __name__ == "__main__":

@@ -3,15 +3,18 @@
 Each pair is a tutorial campaign (three slots) with its own wall times, so the
 resampled sums differ from draw to draw. The target is at most 200 ms; the
 reference kernel on Node measures about 220 ms for this size on a two-core
-machine. Run: .venv/bin/python tests/benchmarks/bench_apx_compare.py
+machine. Run: .venv/bin/python tests/benchmarks/bench_apx_compare.py [--save]
 """
 
 from __future__ import annotations
 
+import argparse
 import gc
 import statistics
 import time
 from typing import Any
+
+from results import figure, load_average, save
 
 from apconform.apx import compare, compare_document
 from apconform.apx.bootstrap import bootstrap_deltas
@@ -40,7 +43,12 @@ def measure(call: Any, repeats: int) -> list[float]:
     return timings
 
 
-def main() -> None:
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--save", action="store_true", help="write tests/benchmarks/results/")
+    args = parser.parse_args()
+    load_before = load_average()
+    rows: list[dict[str, Any]] = []
     manifest, comparison, options = request()
     promotion = compare_document(manifest, comparison, options)
     interval = promotion["interval"]
@@ -70,8 +78,22 @@ def main() -> None:
                 f"the median); reference kernel {REFERENCE_MS:.0f} ms, ratio "
                 f"{median / REFERENCE_MS:.2f}"
             )
+            rows.append(
+                figure(
+                    f"`{name.split(' ')[0]}`, {PAIRS} pairs, {ITERATIONS:,} resamples, median of "
+                    f"{len(timings)} runs",
+                    f"{median:.1f} ms",
+                    baseline=f"{REFERENCE_MS:.0f} ms (reference kernel, Node, issue 33)",
+                    ratio=median / REFERENCE_MS,
+                    goal=f"at most {TARGET_MS:.0f} ms",
+                    met=median <= TARGET_MS,
+                )
+            )
         print(line)
+    if args.save:
+        save("apx_compare", {"loadAverage": {"before": load_before, "after": load_average()}}, rows)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

@@ -14,7 +14,10 @@ does not depend on what else the machine is doing.
 Goal: at most 0.25 s for ``--help`` and for ``apx evaluate`` of the demo's
 request on a quiet machine (twice the APx reference CLI's 0.12 s on Node).
 
-    .venv/bin/python tests/benchmarks/bench_cli_startup.py [--repeat 10]
+    .venv/bin/python tests/benchmarks/bench_cli_startup.py [--repeat 10] [--save]
+
+Issue 33 measured the APx reference CLI's ``validate`` on Node beside ours; that CLI
+is not installed here, so the saved run names the issue's figures as the baseline.
 """
 
 from __future__ import annotations
@@ -30,9 +33,14 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
+
+from results import figure, load_average, save
 
 GOAL_SECONDS = 0.25
 GOAL_COMMANDS = ("apconform --help", "apconform apx evaluate <demo request>")
+NODE_EVALUATE_SECONDS = 0.12
+"""The APx reference CLI's evaluate on Node, as the first speed issue measured it."""
 
 
 def _apconform() -> list[str]:
@@ -73,6 +81,20 @@ def _instructions(argv: list[str]) -> int | None:
     return int(found.group(1)) if found else None
 
 
+def _figure(label: str, median: float, cpu: float, repeat: int) -> dict[str, Any]:
+    """A command's row: the goal and the Node baseline where the first speed issue set them."""
+    goal = label in GOAL_COMMANDS
+    node = label == "apconform apx evaluate <demo request>"
+    return figure(
+        f"`{label}`, whole process, median of {repeat}",
+        f"{median:.3f} s ({cpu:.3f} CPU-s)",
+        baseline=f"{NODE_EVALUATE_SECONDS:.2f} s (APx reference CLI on Node)" if node else None,
+        ratio=median / NODE_EVALUATE_SECONDS if node else None,
+        goal=f"at most {GOAL_SECONDS:.2f} s" if goal else None,
+        met=median <= GOAL_SECONDS if goal else None,
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=10, help="runs per command (default 10)")
@@ -81,7 +103,10 @@ def main() -> int:
         action="store_true",
         help="also count each command's instructions under valgrind (about 50 x slower)",
     )
+    parser.add_argument("--save", action="store_true", help="write tests/benchmarks/results/")
     args = parser.parse_args()
+    load_before = load_average()
+    rows: list[dict[str, Any]] = []
     cli = _apconform()
     folder = Path(tempfile.mkdtemp(prefix="apconform-bench-cli-"))
     try:
@@ -123,6 +148,7 @@ def main() -> int:
                 cpus.append(cpu)
             median = statistics.median(walls)
             results[label] = median
+            rows.append(_figure(label, median, statistics.median(cpus), args.repeat))
             counted = ""
             if args.instructions:
                 count = _instructions(argv)
@@ -138,6 +164,9 @@ def main() -> int:
             + " and ".join(f"`{label}`" for label in GOAL_COMMANDS)
             + (" - met" if met else " - NOT MET (on a quiet machine?)")
         )
+        if args.save:
+            load = {"before": load_before, "after": load_average()}
+            save("cli_startup", {"loadAverage": load, "repeat": args.repeat}, rows)
         return 0
     finally:
         shutil.rmtree(folder, ignore_errors=True)

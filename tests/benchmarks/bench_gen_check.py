@@ -11,7 +11,7 @@ imports is what the check takes on two free cores.
 
 Goal: at most 10 s wall on the 2-core machine when it is quiet.
 
-    .venv/bin/python tests/benchmarks/bench_gen_check.py [--repeat 3]
+    .venv/bin/python tests/benchmarks/bench_gen_check.py [--repeat 3] [--save]
 """
 
 from __future__ import annotations
@@ -19,9 +19,12 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import time
+
+from results import figure, load_average, save
 
 GOAL_SECONDS = 10.0
 
@@ -60,12 +63,16 @@ def _check_once() -> tuple[float, float, int]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--save", action="store_true", help="write tests/benchmarks/results/")
     args = parser.parse_args()
-    walls = []
+    walls: list[float] = []
+    cpus: list[float] = []
+    load_before = load_average()
     for run in range(1, args.repeat + 1):
         load = _load()
         wall, cpu, status = _check_once()
         walls.append(wall)
+        cpus.append(cpu)
         print(
             f"gen --check run {run}: {wall:.2f} s wall, {cpu:.2f} CPU-s "
             f"(exit {status}; load average {load} before, {_load()} after)"
@@ -85,6 +92,28 @@ def main() -> int:
         parts = ", ".join(f"{name} {cpu}" for name, cpu in figures)
         print(f"process {index + 1}: {total:.2f} CPU-s ({parts}; load average {load})")
     print(f"fastest check {min(walls):.2f} s wall; goal {GOAL_SECONDS:.0f} s on a quiet machine")
+    if args.save:
+        fastest = min(walls)
+        save(
+            "gen_check",
+            {
+                "loadAverage": {"before": load_before, "after": load_average()},
+                "wallSeconds": [round(w, 2) for w in walls],
+                "cpuSeconds": [round(c, 2) for c in cpus],
+            },
+            [
+                figure(
+                    "`apconform-dev gen --check`, fastest of the runs, wall",
+                    f"{fastest:.2f} s",
+                    goal=f"at most {GOAL_SECONDS:.0f} s on a quiet machine",
+                    met=fastest <= GOAL_SECONDS,
+                ),
+                figure(
+                    "the same, CPU of every process (median of the runs)",
+                    f"{statistics.median(cpus):.2f} CPU-s",
+                ),
+            ],
+        )
     return 0
 
 

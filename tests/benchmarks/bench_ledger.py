@@ -8,7 +8,7 @@ append at least 5,000 case records per second on SQLite; the matrix in at
 most 1 s. The PostgreSQL server is started here (initdb and pg_ctl in a
 temporary folder, fsync on) and stopped afterwards.
 
-Run: .venv/bin/python tests/benchmarks/bench_ledger.py [--reports N] [--sqlite-only]
+Run: .venv/bin/python tests/benchmarks/bench_ledger.py [--reports N] [--sqlite-only] [--save]
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from postgres_support import running_postgres
 from result_samples import conformance_records
+from results import figure, load_average, save
 
 from apconform.conformance.summary import count_outcomes
 from apconform.core.canonical import sha256_hex
@@ -118,7 +119,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reports", type=int, default=IMPLEMENTATIONS * VERSIONS)
     parser.add_argument("--sqlite-only", action="store_true")
+    parser.add_argument("--save", action="store_true", help="write tests/benchmarks/results/")
     args = parser.parse_args()
+    load_before = load_average()
     with tempfile.TemporaryDirectory(prefix="bench-ledger-") as folder:
         sqlite = run("sqlite", str(Path(folder) / "ledger.db"), args.reports)
     print(
@@ -126,6 +129,7 @@ def main() -> int:
         f"{'met' if sqlite['cases_per_s'] >= APPEND_GOAL else 'NOT met'}; matrix <= "
         f"{MATRIX_GOAL:.0f} s: {'met' if sqlite['matrix_s'] <= MATRIX_GOAL else 'NOT met'}"
     )
+    postgres: dict[str, float] | None = None
     if not args.sqlite_only:
         with running_postgres(fsync=True) as server:
             postgres = run("postgresql", server.create_database(), args.reports)
@@ -133,6 +137,29 @@ def main() -> int:
             f"postgresql matrix <= {MATRIX_GOAL:.0f} s: "
             f"{'met' if postgres['matrix_s'] <= MATRIX_GOAL else 'NOT met'}"
         )
+    if args.save:
+        rows = []
+        for name, measured in (("SQLite", sqlite), ("PostgreSQL", postgres)):
+            if measured is None:
+                continue
+            rows += [
+                figure(
+                    f"{name}: append {args.reports * CASES:,} case records, "
+                    "one transaction per report",
+                    f"{measured['cases_per_s']:,.0f} case records/s",
+                    goal=f"at least {APPEND_GOAL:,.0f}/s" if name == "SQLite" else None,
+                    met=measured["cases_per_s"] >= APPEND_GOAL if name == "SQLite" else None,
+                ),
+                figure(f"{name}: verify the whole chain", f"{measured['verify_s']:.1f} s"),
+                figure(
+                    f"{name}: the matrix, {int(measured['columns'])} x {CLAUSES}, best of 5",
+                    f"{measured['matrix_s'] * 1000:.0f} ms",
+                    goal=f"at most {MATRIX_GOAL:.0f} s",
+                    met=measured["matrix_s"] <= MATRIX_GOAL,
+                ),
+            ]
+        load = {"before": load_before, "after": load_average()}
+        save("ledger", {"loadAverage": load, "reports": args.reports}, rows)
     return 0
 
 

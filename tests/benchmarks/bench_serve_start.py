@@ -23,7 +23,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from results import load_average, save
+from results import figure, load_average, save
 
 TARGET_RATIO = 1.5
 HERE = Path(__file__).resolve().parent
@@ -138,6 +138,18 @@ def main() -> int:
                 "ratios": [round(r, 3) for r in ratios],
                 "targetRatio": TARGET_RATIO,
             },
+            [
+                figure(
+                    f"`apconform serve --workers {args.workers}` launched until `/v1/health` "
+                    f"answers, median of {args.rounds} rounds",
+                    f"{statistics.median(ours):.2f} s ({statistics.median(ours_cpu):.2f} CPU-s)",
+                    baseline=f"{statistics.median(bare):.2f} s (bare FastAPI, same workers, "
+                    f"{statistics.median(bare_cpu):.2f} CPU-s)",
+                    ratio=ratio,
+                    goal=f"at most {TARGET_RATIO}x the bare app",
+                    met=ratio <= TARGET_RATIO,
+                )
+            ],
         )
     return 0 if ratio <= TARGET_RATIO else 1
 

@@ -506,7 +506,7 @@ _PROCESSES = (
 
 The first group shares the run's SchemaViews and JSON Schema definitions; the
 second group's catalogue and error codes share the package's imports. The groups
-take about the same CPU time (docs/performance.md, "The maintainer loop")."""
+take about the same CPU time (docs/performance-history.md, "The maintainer loop")."""
 
 
 def _build_products(root: Path, names: tuple[str, ...]) -> dict[str, dict[str, str]] | str:
