@@ -245,6 +245,13 @@ def mechanism_class_op(value: Any) -> _Mechanism:
     return {"mechanismClass": klass, "reason": reason}
 
 
+def _invocation(value: Any) -> InvocationResult:
+    """The input's "invocation" outcome, refused unless it is an object (the scorer reads it)."""
+    member(value, "invocation", dict)
+    invocation: InvocationResult = value["invocation"]
+    return invocation
+
+
 @guarded("ap1.compose_answer")
 def compose_answer_op(value: Any) -> AnswerResult:
     """Input: the per-execution outcomes (status, figure, accuracy, invocation, provenance, ...)."""
@@ -262,7 +269,7 @@ def compose_answer_op(value: Any) -> AnswerResult:
         value.get("statusReason"),
         None if not isinstance(figure, dict) else FigureResult(figure["outcome"], figure["reason"]),
         value.get("accuracy") if isinstance(value.get("accuracy"), dict) else None,
-        member(value, "invocation", dict),
+        _invocation(value),
         value.get("provenance"),
         list(value.get("originKinds", [])),
         value.get("transcription") if isinstance(value.get("transcription"), dict) else None,
