@@ -12,9 +12,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from apconform.cli.convention import format_names
+
+if TYPE_CHECKING:
+    from apconform.core.signing import Ed25519Key
+    from apconform.results import ResultKind
 
 __all__ = ["register"]
 
@@ -152,26 +156,35 @@ def _cmd_import(args: argparse.Namespace) -> int:
     return 0
 
 
-def _prepared(args: argparse.Namespace, supersedes: list[str]) -> Any:
+def _result(args: argparse.Namespace) -> tuple[ResultKind, object, Ed25519Key | None]:
+    """The result file's kind and document, and the signing key (--key), if any."""
     from apconform.core.signing import load_signing_key
-    from apconform.ledger.claim import prepare
     from apconform.results import read_result
 
     kind, document = read_result(Path(args.file))
     key = load_signing_key(Path(args.key)) if args.key else None
-    return prepare(kind, document, key=key, supersedes=supersedes, reason=args.reason)
+    return kind, document, key
 
 
 def _cmd_record(args: argparse.Namespace) -> int:
-    with _open(args, create=True) as ledger:
-        digests = [ledger.entry(ref).digest for ref in args.supersedes or ()]
-        stored = ledger.append(_prepared(args, digests))
-    print(f"recorded as entry {stored.seq} ({stored.digest})")
+    from apconform.ledger.recording import record_result
+
+    kind, document, key = _result(args)
+    recorded = record_result(
+        args.ledger, kind, document, key=key, supersedes=args.supersedes or (), reason=args.reason
+    )
+    if recorded.entry is not None:  # always: without keep_once a duplicate is refused
+        print(f"recorded as entry {recorded.entry.seq} ({recorded.entry.digest})")
     return 0
 
 
 def _cmd_submission(args: argparse.Namespace) -> int:
-    submission = _prepared(args, args.supersedes or [])
+    from apconform.ledger.claim import prepare
+
+    kind, document, key = _result(args)
+    submission = prepare(
+        kind, document, key=key, supersedes=args.supersedes or [], reason=args.reason
+    )
     _dump({"claim": submission.claim, "document": submission.document})
     return 0
 

@@ -12,7 +12,6 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import Any
 
 ENV_VAR = "APCONFORM_LEDGER"  # the same name as apconform.ledger.location.ENV_VAR
 
@@ -38,32 +37,24 @@ def ledger_requested(args: argparse.Namespace) -> bool:
     return bool(getattr(args, "ledger", None) or os.environ.get(ENV_VAR))
 
 
-def record_result(args: argparse.Namespace, kind: str, document: Any) -> None:
+def record_result(args: argparse.Namespace, kind: str, document: object) -> None:
     """Append ``document`` to the ledger the arguments (or the environment) name, if any."""
     location = getattr(args, "ledger", None) or os.environ.get(ENV_VAR) or None
     if location is None:
         return  # before any import: a command run without a ledger pays nothing for it
-    from apconform.core.errors import ApconformError
     from apconform.core.signing import load_signing_key
-    from apconform.ledger.claim import prepare
-    from apconform.ledger.errors import LEDGER_DUPLICATE
-    from apconform.ledger.store import Ledger
+    from apconform.ledger.recording import record_result as record
     from apconform.results import ResultKind
 
     key_file = getattr(args, "ledger_key", None)
     key = load_signing_key(Path(key_file)) if key_file else None
-    submission = prepare(ResultKind(kind), document, key=key)
-    with Ledger.open(location, create=True) as ledger:
-        where = ledger.location.display()
-        try:
-            stored = ledger.append(submission)
-        except ApconformError as error:
-            if error.error_code is not LEDGER_DUPLICATE:
-                raise
-            # The same result again (an APx evaluation of the same inputs, say): kept once.
-            sys.stderr.write(f"not recorded in ledger {where}: {error.message}\n")
-            return
-    signed = f", signed by {submission.signer}" if submission.signer else ""
+    recorded = record(location, ResultKind(kind), document, key=key, keep_once=True)
+    if recorded.entry is None:
+        # The same result again (an APx evaluation of the same inputs, say): kept once.
+        sys.stderr.write(f"not recorded in ledger {recorded.where}: {recorded.duplicate}\n")
+        return
+    signed = f", signed by {recorded.signer}" if recorded.signer else ""
     sys.stderr.write(
-        f"recorded in ledger {where} as entry {stored.seq} ({stored.digest[:16]}...{signed})\n"
+        f"recorded in ledger {recorded.where} as entry {recorded.entry.seq} "
+        f"({recorded.entry.digest[:16]}...{signed})\n"
     )

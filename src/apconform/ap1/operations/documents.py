@@ -6,10 +6,17 @@ the sealed documents themselves; the others take small values.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
-from typing import Any
 
-from apconform.ap1.operations.vector_inputs import RUN_DOCUMENTS, STAT_INPUT, guarded, member
+from apconform.ap1.operations.answers import AdjudicationSheets, Agreement
+from apconform.ap1.operations.vector_inputs import (
+    RUN_DOCUMENTS,
+    STAT_INPUT,
+    guarded,
+    member,
+    optional,
+)
 from apconform.ap1.scoring.adjudication.merge import merge_sheets
 from apconform.ap1.scoring.adjudication.sheets import COLUMNS, sheet_csv, sheet_key
 from apconform.ap1.scoring.api import prepare_inputs, rescore, score_execution
@@ -22,22 +29,38 @@ __all__: list[str] = []
 _MAX_N = 100_000
 
 
+def _documents(value: object) -> Mapping[str, object]:
+    """The input, which holds the sealed documents by name (the scorer checks each)."""
+    if not isinstance(value, dict):
+        raise TypeError("the input is not an object")  # the guard refuses it, as it always did
+    return value
+
+
+def _seal(value: object) -> dict[str, object] | None:
+    """The input's "seal" record, or None without one."""
+    seal = optional(value, "seal")
+    if seal is not None and not isinstance(seal, dict):
+        raise TypeError("the seal is not an object")  # the guard refuses it
+    return seal
+
+
 @guarded("ap1.score_execution", inputs=RUN_DOCUMENTS)
-def score_execution_op(value: Any) -> dict[str, Any]:
+def score_execution_op(value: object) -> Mapping[str, object]:
     """Input: the sealed documents and "record"; the execution's scores."""
-    return score_execution(member(value, "record", dict), prepare_inputs(value))
+    return score_execution(member(value, "record", dict), prepare_inputs(_documents(value)))
 
 
 @guarded("ap1.rescore", inputs={**RUN_DOCUMENTS, "/seal": "ap1-seal"})
-def rescore_op(value: Any) -> dict[str, Any]:
+def rescore_op(value: object) -> Mapping[str, object]:
     """Input: the sealed documents, "records" (the transcript) and "seal"?; the report."""
-    seal = value.get("seal") if isinstance(value, dict) else None
-    report = rescore(member(value, "records", list), prepare_inputs(value), seal=seal)
+    report = rescore(
+        member(value, "records", list), prepare_inputs(_documents(value)), seal=_seal(value)
+    )
     return report.document
 
 
 @guarded("ap1.proportion")
-def proportion_op(value: Any) -> dict[str, Any] | None:
+def proportion_op(value: object) -> Mapping[str, object] | None:
     """Input {"k", "n", "failures"}; the rate document with every interval."""
     k, n = int(member(value, "k", str)), int(member(value, "n", str))
     if n < 1 or not 0 <= k <= n or n > _MAX_N:
@@ -48,7 +71,7 @@ def proportion_op(value: Any) -> dict[str, Any] | None:
 
 
 @guarded("ap1.cohen_kappa")
-def cohen_kappa_op(value: Any) -> dict[str, Any]:
+def cohen_kappa_op(value: object) -> Agreement:
     """Input {"pairs": [[mark of scorer 1, mark of scorer 2], ...]}; agreement and kappa."""
     pairs = [(str(a), str(b)) for a, b in member(value, "pairs", list)]
     if not pairs:
@@ -65,12 +88,12 @@ def cohen_kappa_op(value: Any) -> dict[str, Any]:
 
 
 @guarded("ap1.merge_adjudication")
-def merge_adjudication_op(value: Any) -> dict[str, Any]:
+def merge_adjudication_op(value: object) -> Mapping[str, object]:
     """Input {"key", "sheet1", "sheet2" (CSV texts), "names", "settled"?, "acceptUnmarked"?,
     "completed"?}; the merged adjudication."""
     names = member(value, "names", list)
-    settled = value.get("settled")
-    completed = value.get("completed")
+    settled = optional(value, "settled")
+    completed = optional(value, "completed")
     return merge_sheets(
         member(value, "key", dict),
         member(value, "sheet1", str).encode("utf-8"),
@@ -78,14 +101,14 @@ def merge_adjudication_op(value: Any) -> dict[str, Any]:
         (str(names[0]), str(names[1])),
         settled=settled.encode("utf-8") if isinstance(settled, str) else None,
         completed=completed if isinstance(completed, str) else None,
-        accept_unmarked=value.get("acceptUnmarked") is True,
+        accept_unmarked=optional(value, "acceptUnmarked") is True,
     )
 
 
 @guarded("ap1.adjudication_sheets", inputs=RUN_DOCUMENTS)
-def adjudication_sheets_op(value: Any) -> dict[str, Any]:
+def adjudication_sheets_op(value: object) -> AdjudicationSheets:
     """Input: the sealed documents and "records"; the key and scorer 1's sheet of routed rows."""
-    report = rescore(member(value, "records", list), prepare_inputs(value))
+    report = rescore(member(value, "records", list), prepare_inputs(_documents(value)))
     rows = report.sheet_rows
     return {
         "rows": str(len(rows)),

@@ -10,14 +10,20 @@ configuration.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from apconform.ap1.importers.reference.comparison import compare_execution
 from apconform.ap1.importers.reference.conversion import convert_reference_run
 from apconform.ap1.inputs.config import load_config
 from apconform.ap1.inputs.plan import CONDITIONS
 from apconform.ap1.inputs.sealed import SEALED_NAMES, SealedInputs
-from apconform.ap1.operations.vector_inputs import RUN_DOCUMENTS, decimal_member, guarded, member
+from apconform.ap1.operations.answers import D2Cap, ImportedRun
+from apconform.ap1.operations.vector_inputs import (
+    RUN_DOCUMENTS,
+    decimal_member,
+    guarded,
+    member,
+)
 from apconform.ap1.scoring.api import prepare_inputs
 from apconform.ap1.scoring.execution import score_record
 from apconform.ap1.scoring.measures.reproducibility import d2_cap
@@ -26,10 +32,10 @@ __all__: list[str] = []
 
 
 @guarded("ap1.import_reference", inputs={"/derivations": "ap1-derivations"})
-def import_reference_op(value: Any) -> dict[str, Any]:
+def import_reference_op(value: object) -> ImportedRun:
     """Input: the published documents and "records"; the converted executions and verdicts."""
     records = member(value, "records", list)
-    documents: dict[str, Any] = {}
+    documents: dict[str, dict[str, object]] = {}
     for name in SEALED_NAMES:
         documents[name] = member(value, name, dict)
         if name == SEALED_NAMES[0]:  # the seal record is checked right after the configuration
@@ -58,17 +64,20 @@ def import_reference_op(value: Any) -> dict[str, Any]:
 
 
 @guarded("ap1.compare_reference_execution", inputs=RUN_DOCUMENTS)
-def compare_reference_execution_op(value: Any) -> dict[str, Any]:
+def compare_reference_execution_op(value: object) -> Mapping[str, object]:
     """Input: the sealed documents, "record", "verdict", "returns"? and "august"?; the rows."""
+    if not isinstance(value, dict):
+        raise TypeError("the input is not an object")  # the guard refuses it, as it always did
     prepared = prepare_inputs(value)
     ours = score_record(member(value, "record", dict), prepared).to_json()
-    returns = [decimal_member(r, "$.returns") for r in (value.get("returns") or [])]
+    given = value.get("returns") or []
+    returns = [decimal_member(r, "$.returns") for r in given]
     august = value.get("august") is True
     return compare_execution(prepared, ours, member(value, "verdict", dict), returns, august=august)
 
 
 @guarded("ap1.d2_cap", inputs={"/config": "ap1-config"})
-def d2_cap_op(value: Any) -> dict[str, Any]:
+def d2_cap_op(value: object) -> D2Cap:
     """Input {"config"}; the D2 cap as the report words it, or null."""
     config = load_config(member(value, "config", dict))
     return {"cap": d2_cap({c: config.condition(c).sampling for c in CONDITIONS})}

@@ -16,13 +16,14 @@ Operations over whole documents and the statistics are in ``scoring_operations_d
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from apconform.ap1.operations.vector_inputs import (
     decimal_member,
     guarded,
     item_of,
     member,
+    optional,
     rules_of,
 )
 from apconform.ap1.scoring.execution import score_calls
@@ -94,7 +95,7 @@ class _Mechanism(TypedDict):
 
 
 @guarded("ap1.parse_figures")
-def parse_figures_op(value: Any) -> _Tokens | _Ambiguous:
+def parse_figures_op(value: object) -> _Tokens | _Ambiguous:
     """Input {"text", "decimalSeparator", "groupingSeparator", "currencySymbols"}; the tokens."""
     separator = value.get("groupingSeparator") if isinstance(value, dict) else None
     try:
@@ -110,12 +111,12 @@ def parse_figures_op(value: Any) -> _Tokens | _Ambiguous:
 
 
 @guarded("ap1.identify_figure")
-def identify_figure_op(value: Any) -> _FigureWithAccuracy:
+def identify_figure_op(value: object) -> _FigureWithAccuracy:
     """Input {item, rules, "finalText", "responseBody"?}; the figure outcome and the D1 outcome."""
     rules = rules_of(value)
     item = item_of(value, rules)
-    text = value.get("finalText")
-    body = value.get("responseBody")
+    text = optional(value, "finalText")
+    body = optional(value, "responseBody")
     figure = identify_figure(
         text if isinstance(text, str) else None,
         item,
@@ -126,7 +127,7 @@ def identify_figure_op(value: Any) -> _FigureWithAccuracy:
 
 
 @guarded("ap1.resolve_operand")
-def resolve_operand_op(value: Any) -> OperandJson:
+def resolve_operand_op(value: object) -> OperandJson:
     """Input {item, rules, "operand" (its literal), "earlierReturns": [{call, value, grounded}]}."""
     rules = rules_of(value)
     literal = member(value, "operand", str)
@@ -140,7 +141,7 @@ def resolve_operand_op(value: Any) -> OperandJson:
     return resolve_operand(operand, item_of(value, rules), rules, earlier).to_json()
 
 
-def _call_views(calls: list[Any]) -> list[ToolCallView]:
+def _call_views(calls: list[object]) -> list[ToolCallView]:
     views = []
     for number, call in enumerate(calls, start=1):
         if not isinstance(call, dict):
@@ -163,7 +164,7 @@ def _call_views(calls: list[Any]) -> list[ToolCallView]:
 
 
 @guarded("ap1.score_calls")
-def score_calls_op(value: Any) -> _CallsScore:
+def score_calls_op(value: object) -> _CallsScore:
     """Input {item, rules, "calls": [{"expression" or "arguments", "return"?, "name"?}]}."""
     rules = rules_of(value)
     item = item_of(value, rules)
@@ -180,7 +181,7 @@ def score_calls_op(value: Any) -> _CallsScore:
     }
 
 
-def _returns(value: Any) -> list[tuple[int, Decimal]]:
+def _returns(value: object) -> list[tuple[int, Decimal]]:
     return [
         (n, decimal_member(r, "$.returns"))
         for n, r in enumerate(member(value, "returns", list), start=1)
@@ -188,7 +189,7 @@ def _returns(value: Any) -> list[tuple[int, Decimal]]:
 
 
 @guarded("ap1.check_transcription")
-def check_transcription_op(value: Any) -> _Transcribed:
+def check_transcription_op(value: object) -> _Transcribed:
     """Input {item, rules, "finalText", "returns": [value, ...]}; figure and transcription."""
     rules = rules_of(value)
     item = item_of(value, rules)
@@ -200,7 +201,7 @@ def check_transcription_op(value: Any) -> _Transcribed:
 
 
 @guarded("ap1.release_coverage")
-def release_coverage_op(value: Any) -> CoverageResult:
+def release_coverage_op(value: object) -> CoverageResult:
     """Input {item, rules, "finalText", "returns": [value, ...]}; the release coverage outcome."""
     rules = rules_of(value)
     tokens = extract_tokens(
@@ -213,7 +214,7 @@ def release_coverage_op(value: Any) -> CoverageResult:
     return check_coverage(tokens, returns, item_of(value, rules), rules)
 
 
-def _view(value: Any) -> ExecutionView:
+def _view(value: object) -> ExecutionView:
     try:
         return read_execution(member(value, "record", dict))
     except RecordUnreadable as exc:
@@ -221,19 +222,19 @@ def _view(value: Any) -> ExecutionView:
 
 
 @guarded("ap1.classify_invocation")
-def classify_invocation_op(value: Any) -> InvocationResult:
+def classify_invocation_op(value: object) -> InvocationResult:
     """Input {"record" (an execution record), "requiredOperation"}; evidence class and outcome."""
     return classify_invocation(_view(value), member(value, "requiredOperation", str))
 
 
 @guarded("ap1.parameter_echo")
-def parameter_echo_op(value: Any) -> EchoResult:
+def parameter_echo_op(value: object) -> EchoResult:
     """Input {"record"}; the parameter echo status and findings."""
     return parameter_echo(_view(value))
 
 
 @guarded("ap1.mechanism_class")
-def mechanism_class_op(value: Any) -> _Mechanism:
+def mechanism_class_op(value: object) -> _Mechanism:
     """Input {"successfulRuns", "distinctValues", "pinned", "echoVerified", "capped"}."""
     klass, reason = mechanism_class(
         int(member(value, "successfulRuns", str)),
@@ -246,8 +247,10 @@ def mechanism_class_op(value: Any) -> _Mechanism:
 
 
 @guarded("ap1.compose_answer")
-def compose_answer_op(value: Any) -> AnswerResult:
+def compose_answer_op(value: object) -> AnswerResult:
     """Input: the per-execution outcomes (status, figure, accuracy, invocation, provenance, ...)."""
+    if not isinstance(value, dict):
+        raise TypeError("the input is not an object")  # the guard refuses it, as it always did
     figure = value.get("figure")
     if value.get("status") == "EXECUTED":
         for name in ("figure", "accuracy", "transcription"):
@@ -257,12 +260,21 @@ def compose_answer_op(value: Any) -> AnswerResult:
                     f"an EXECUTED execution needs its {name} outcome to be composed",
                     path=f"$.{name}",
                 )
+    # Read in the order the scorer's arguments are: the first unreadable member is refused.
+    status = member(value, "status", str)
+    status_reason = value.get("statusReason")
+    figure_result = (
+        None if not isinstance(figure, dict) else FigureResult(figure["outcome"], figure["reason"])
+    )
+    accuracy = value.get("accuracy") if isinstance(value.get("accuracy"), dict) else None
+    member(value, "invocation", dict)  # an object; the scorer reads its members
+    invocation: InvocationResult = value["invocation"]
     return compose_answer(
-        member(value, "status", str),
-        value.get("statusReason"),
-        None if not isinstance(figure, dict) else FigureResult(figure["outcome"], figure["reason"]),
-        value.get("accuracy") if isinstance(value.get("accuracy"), dict) else None,
-        member(value, "invocation", dict),
+        status,
+        status_reason,
+        figure_result,
+        accuracy,
+        invocation,
         value.get("provenance"),
         list(value.get("originKinds", [])),
         value.get("transcription") if isinstance(value.get("transcription"), dict) else None,
@@ -270,7 +282,7 @@ def compose_answer_op(value: Any) -> AnswerResult:
 
 
 @guarded("ap1.classify_operation")
-def classify_operation_op(value: Any) -> OperationsJson:
+def classify_operation_op(value: object) -> OperationsJson:
     """Input {item, rules, "calls": [{"expression"}, ...]}; D7.2(b) per call and for the session."""
     scored: _CallsScore = score_calls_op(value)  # through its guard: its errors name it
     return scored["operation"].copy()

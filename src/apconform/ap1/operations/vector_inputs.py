@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import TypeVar
 
 from apconform.ap1.inputs.sealed import SEALED_NAMES
 from apconform.ap1.scoring.context import ItemContext, Rules, build_item
@@ -24,6 +24,7 @@ __all__ = [
     "guarded",
     "item_of",
     "member",
+    "optional",
     "rules_of",
 ]
 
@@ -39,13 +40,15 @@ RUN_DOCUMENTS = {f"/{name}": f"ap1-{name}" for name in SEALED_NAMES}
 
 _MAX_DECIMAL_CHARS = 100
 
+T = TypeVar("T")
+
 
 def guarded(name: str, *, inputs: dict[str, str] | None = None) -> Callable[[Operation], Operation]:
     """Register an operation whose malformed input is refused with APC-OP-INPUT, never a crash."""
 
     def wrap(function: Operation) -> Operation:
         @functools.wraps(function)
-        def run(value: Any) -> Any:
+        def run(value: object) -> object:
             try:
                 return function(value)
             except ApconformError:
@@ -62,17 +65,29 @@ def guarded(name: str, *, inputs: dict[str, str] | None = None) -> Callable[[Ope
     return wrap
 
 
-def member(value: Any, name: str, kind: type | tuple[type, ...]) -> Any:
-    if not isinstance(value, dict) or name not in value or not isinstance(value[name], kind):
+def member(value: object, name: str, kind: type[T]) -> T:
+    """The input's member ``name``, checked to be a ``kind``, or APC-OP-INPUT naming it."""
+    found = value.get(name, _ABSENT) if isinstance(value, dict) else _ABSENT
+    if not isinstance(found, kind):
         raise ApconformError(
             BAD_OPERATION_INPUT,
             f"the input needs a member {name!r} of the right type",
             path=f"$.{name}",
         )
-    return value[name]
+    return found
 
 
-def decimal_member(text: Any, where: str) -> Decimal:
+_ABSENT = object()
+"""A missing member: never an instance of a JSON type."""
+
+
+def optional(value: object, name: str) -> object:
+    """The input's member ``name`` as given, or None when it is absent (to be checked by the
+    caller before use)."""
+    return value.get(name) if isinstance(value, dict) else None
+
+
+def decimal_member(text: object, where: str) -> Decimal:
     if not isinstance(text, str) or len(text) > _MAX_DECIMAL_CHARS:
         raise ApconformError(
             BAD_OPERATION_INPUT, f"{where} must be a short decimal string", path=where
@@ -95,7 +110,7 @@ def named(key: str, where: str) -> str:
     return key
 
 
-def rules_of(value: Any) -> Rules:
+def rules_of(value: object) -> Rules:
     rules = member(value, "rules", dict)
     separator = rules.get("groupingSeparator")
     places = int(member(rules, "places", str))
@@ -114,7 +129,7 @@ def rules_of(value: Any) -> Rules:
     )
 
 
-def item_of(value: Any, rules: Rules) -> ItemContext:
+def item_of(value: object, rules: Rules) -> ItemContext:
     item = member(value, "item", dict)
     final = item.get("final")
     return build_item(

@@ -7,7 +7,6 @@ API's verdict and ``apconform check``'s verdict cannot differ.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query
@@ -27,10 +26,10 @@ from apconform.api.routing import (
     read_json,
     route_doc,
 )
-from apconform.conformance.compare import match_answer, match_refusal
+from apconform.conformance import submission
+from apconform.conformance.submission import CheckResultJson
 from apconform.conformance.vectors import LoadedVector
 from apconform.core.errors import ApconformError
-from apconform.core.validation import validate_document
 from apconform.models.api import (
     CheckAnswerRequest,
     CheckRefusalRequest,
@@ -192,41 +191,9 @@ async def get_vector(
     return JsonResponse(_vector(await _catalog(request), vector_id).document)
 
 
-def check_submission(catalog: Catalog, value: Any) -> dict[str, Any]:
+def check_submission(catalog: Catalog, value: Any) -> CheckResultJson:
     """Validate one submission and compare it with its vector's expectation."""
-    return _checked(value, lambda vector_id: _vector(catalog, vector_id))
-
-
-def _checked(value: Any, vector_of: Callable[[str], LoadedVector]) -> dict[str, Any]:
-    if isinstance(value, dict) and "refusal" in value:
-        refusal = validate_document(CheckRefusalRequest, value, what="refusal submission")
-        vector_id = refusal.vectorId
-        loaded = vector_of(vector_id)
-        found = match_refusal(
-            loaded.vector.expected,
-            refusal.refusal.code,
-            refusal.refusal.message,
-            messages=loaded.messages,
-        )
-    else:
-        answer = validate_document(CheckAnswerRequest, value, what="answer submission")
-        vector_id = answer.vectorId
-        loaded = vector_of(vector_id)
-        found = match_answer(
-            loaded.vector.expected, answer.answer, loaded.vector.comparison, loaded.messages
-        )
-    mismatches = [m.to_dict() for m in found if not m.informative]
-    result: dict[str, Any] = {
-        "vectorId": vector_id,
-        "operation": loaded.vector.operation,
-        "clauses": list(loaded.vector.clauses),
-        "verdict": "fail" if mismatches else "pass",
-        "mismatches": mismatches,
-    }
-    worded = [m.to_dict() for m in found if m.informative]
-    if worded:
-        result["messageDifferences"] = worded
-    return result
+    return submission.check_submission(value, lambda vector_id: _vector(catalog, vector_id))
 
 
 @router.post(
@@ -266,7 +233,9 @@ def _response_examples() -> dict[str, dict[str, dict[str, Any]]]:
     )
     from apconform.conformance.clauses import load_clause_registry
 
-    checked = answer_examples(CHECK_EXAMPLES, lambda value: _checked(value, loaded_vector))
+    checked = answer_examples(
+        CHECK_EXAMPLES, lambda value: submission.check_submission(value, loaded_vector)
+    )
     clauses = load_clause_registry()
     listed = [
         vector_summary(item)

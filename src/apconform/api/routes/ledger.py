@@ -61,19 +61,15 @@ def _service(request: Request) -> LedgerService:
 
 
 def _submit(service: LedgerService, value: Any) -> dict[str, Any]:
-    from apconform.ledger import accept_submission
-    from apconform.ledger.store import EntryFilter
+    from apconform.ledger.recording import submit_result
 
-    submission = accept_submission(
+    return submit_result(
+        service.ledger,
         value,
         trusted_keys=None if service.open_submission else service.trusted_keys,
         require_signature=not service.allow_unsigned,
-        require_created=True,
+        admission=service.admission(),
     )
-    ledger = service.ledger()
-    stored = ledger.append(submission, admission=service.admission())
-    summaries = ledger.summaries(EntryFilter(), limit=1, after=stored.seq - 1)
-    return dict(summaries[0])
 
 
 @router.post(
