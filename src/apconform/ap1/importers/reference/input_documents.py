@@ -1,0 +1,69 @@
+"""The kit's fixture and question-set documents, as the import converts the reference's into.
+
+Schema classes Ap1Fixture (with FixtureEntity and EntityField) and
+Ap1QuestionSet (with QuestionItem): plain dicts at run time, built key by key in
+the order the import has always written them; the run inputs' loader
+validates them against the schema when the run is sealed.
+"""
+
+from __future__ import annotations
+
+from typing import NotRequired, TypedDict
+
+__all__ = [
+    "EntityFieldDocument",
+    "FixtureDocument",
+    "FixtureEntityDocument",
+    "QuestionItemDocument",
+    "QuestionSetDocument",
+]
+
+
+class EntityFieldDocument(TypedDict):
+    """One field of an entity: exactly one of amount (a magnitude) or label."""
+
+    name: str
+    amount: NotRequired[str]
+    label: NotRequired[str]
+
+
+class FixtureEntityDocument(TypedDict):
+    """One entity (an account) with its fields in delivery order."""
+
+    id: str
+    name: str
+    fields: list[EntityFieldDocument]
+
+
+class FixtureDocument(TypedDict):
+    """A fixture: the entities the model is given."""
+
+    schemaVersion: str
+    fixtureId: str
+    domain: str
+    description: str
+    amountConvention: str
+    entities: list[FixtureEntityDocument]
+
+
+class QuestionItemDocument(TypedDict):
+    """One question item (the import never writes the adversarial or conflict classes)."""
+
+    id: str
+    category: str
+    text: str
+    requiredOperation: str
+    sourceEntities: list[str]
+    steps: str
+    expectedValue: NotRequired[str]
+    derivable: bool
+    adversarialClass: NotRequired[str]
+    conflictClass: NotRequired[str]
+
+
+class QuestionSetDocument(TypedDict):
+    """A question set."""
+
+    schemaVersion: str
+    questionSetId: str
+    items: list[QuestionItemDocument]
