@@ -50,6 +50,11 @@ MIRRORS: list[tuple[Any, type[BaseModel]]] = [
     (input_documents.EntityFieldDocument, ap1.EntityField),
     (input_documents.QuestionSetDocument, ap1.Ap1QuestionSet),
     (input_documents.QuestionItemDocument, ap1.QuestionItem),
+    (input_documents.SettingDocument, ap1.DecimalSetting),
+    (input_documents.SettingDocument, ap1.IntegerSetting),
+    (input_documents.SettingDocument, ap1.TextSetting),
+    (input_documents.SettingDocument, ap1.EffortSetting),
+    (input_documents.SettingDocument, ap1.ToolChoiceSetting),
 ]
 
 
@@ -68,7 +73,7 @@ def _required(typed: Any) -> set[str]:
     out = set()
     for key, annotation in typed.__annotations__.items():
         text = annotation if isinstance(annotation, str) else repr(annotation)
-        if "NotRequired[" not in text:
+        if "NotRequired[" not in text and typed.__total__:
             out.add(key)
     return out
 

@@ -23,6 +23,7 @@ from apconform.ap1.importers.reference.input_documents import (
     FixtureEntityDocument,
     QuestionItemDocument,
     QuestionSetDocument,
+    SettingDocument,
 )
 from apconform.ap1.inputs.config import SAMPLING_PARAMETERS
 from apconform.core.errors import ApconformError, define_code
@@ -203,14 +204,14 @@ class ConvertedConfig:
     dropped_claims: list[str] = field(default_factory=list)
 
 
-def _setting(value: object, path: str) -> dict[str, Any]:
+def _setting(value: object, path: str) -> SettingDocument:
     if isinstance(value, dict):
         if value.get("value") != "omitted":
             raise _refuse(f"{path} is an object but not an omission", path)
         reason = value.get("reason")
         if reason not in _REASONS:
             raise _refuse(f"{path}.reason {reason!r} is not a known omission reason", path)
-        out: dict[str, Any] = {"omit": reason}
+        out: SettingDocument = {"omit": reason}
         detail = value.get("detail")
         if isinstance(detail, str) and detail:
             out["detail"] = detail
@@ -258,7 +259,7 @@ def convert_config(
     sampling_in = config.get("sampling")
     if not isinstance(sampling_in, dict):
         raise _refuse("sampling must be an object", "$.sampling")
-    sampling: dict[str, Any] = {}
+    sampling: dict[str, SettingDocument] = {}
     for name in SAMPLING_PARAMETERS:
         if name in sampling_in:
             sampling[name] = _setting(sampling_in[name], f"$.sampling.{name}")

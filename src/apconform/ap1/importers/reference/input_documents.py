@@ -1,9 +1,10 @@
-"""The kit's fixture and question-set documents, as the import converts the reference's into.
+"""The kit's input documents (parts of them), as the import converts the reference's into.
 
-Schema classes Ap1Fixture (with FixtureEntity and EntityField) and
-Ap1QuestionSet (with QuestionItem): plain dicts at run time, built key by key in
-the order the import has always written them; the run inputs' loader
-validates them against the schema when the run is sealed.
+Schema classes Ap1Fixture (with FixtureEntity and EntityField), Ap1QuestionSet
+(with QuestionItem) and the configuration's settings (DecimalSetting and its
+siblings): plain dicts at run time, built key by key in the order the import
+has always written them; the run inputs' loader validates them against the
+schema when the run is sealed.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ __all__ = [
     "FixtureEntityDocument",
     "QuestionItemDocument",
     "QuestionSetDocument",
+    "SettingDocument",
 ]
 
 
@@ -67,3 +69,12 @@ class QuestionSetDocument(TypedDict):
     schemaVersion: str
     questionSetId: str
     items: list[QuestionItemDocument]
+
+
+class SettingDocument(TypedDict, total=False):
+    """A configuration setting (a sampling parameter, the tool choice): sent, or omitted with
+    the reason and perhaps a detail."""
+
+    omit: str
+    detail: str
+    send: str
