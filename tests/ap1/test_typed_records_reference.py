@@ -22,7 +22,7 @@ from apconform.ap1.importers.reference import (
     verdicts,
 )
 from apconform.cli import main
-from apconform.models import ap1, ap1_operations
+from apconform.models import ap1
 
 from .published_runs import write_published_run
 
@@ -35,7 +35,6 @@ MIRRORS: list[tuple[Any, type[BaseModel]]] = [
     (comparison_document.ComparisonDimension, ap1.ComparisonDimension),
     (comparison_document.ClassificationCount, ap1.ClassificationCount),
     (comparison_document.ComparisonDisagreement, ap1.ComparisonDisagreement),
-    (comparison_document.ExecutionComparison, ap1_operations.ReferenceExecutionComparison),
     (import_record.ImportRecord, ap1.Ap1ImportRecord),
     (import_record.ImportSource, ap1.ImportSource),
     (import_record.ImporterIdentity, ap1.ImporterIdentity),

@@ -25,7 +25,6 @@ from apconform.ap1.importers.reference.comparison_document import (
     Classification,
     ComparisonDimension,
     ComparisonDisagreement,
-    ExecutionComparison,
     ReferenceComparison,
 )
 from apconform.ap1.importers.reference.run_import import IMPORT_FILE, VERDICTS_FILE
@@ -613,11 +612,7 @@ def compare_execution(
     comparer = _Comparer(prepared, august)
     theirs, _ = _with_transcription(theirs, returns, prepared.rules.places)
     comparer.execution(ours, theirs)
-    comparison: ExecutionComparison = {
-        "dimensions": _dimension_rows(comparer.tallies),
-        "disagreements": comparer.rows,
-    }
-    return dict(comparison)
+    return {"dimensions": _dimension_rows(comparer.tallies), "disagreements": comparer.rows}
 
 
 def compare_reference(run_dir: Path) -> Comparison:

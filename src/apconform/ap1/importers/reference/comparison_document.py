@@ -1,9 +1,8 @@
 """The comparison document: the kit's verdicts beside the reference's, per dimension.
 
 ``comparison/reference-comparison.json`` (schema class Ap1ReferenceComparison)
-and its parts; ``ExecutionComparison`` is one execution's share of it (the
-answer of ``ap1.compare_reference_execution``). Plain dicts at run time,
-built key by key in the order the schema lists them.
+and its parts. Plain dicts at run time, built key by key in the order the
+schema lists them.
 """
 
 from __future__ import annotations
@@ -15,7 +14,6 @@ __all__ = [
     "ClassificationCount",
     "ComparisonDimension",
     "ComparisonDisagreement",
-    "ExecutionComparison",
     "ReferenceComparison",
 ]
 
@@ -56,13 +54,6 @@ class ClassificationCount(TypedDict):
 
     classification: str
     count: str
-
-
-class ExecutionComparison(TypedDict):
-    """One execution's comparison: the tallies per dimension and every disagreement."""
-
-    dimensions: list[ComparisonDimension]
-    disagreements: list[ComparisonDisagreement]
 
 
 class ReferenceComparison(TypedDict):
