@@ -21,7 +21,19 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
+from apconform.ap1.importers.reference.comparison_document import (
+    Classification,
+    ComparisonDimension,
+    ComparisonDisagreement,
+    ReferenceComparison,
+)
 from apconform.ap1.importers.reference.run_import import IMPORT_FILE, VERDICTS_FILE
+from apconform.ap1.importers.reference.verdicts import (
+    ReferenceCall,
+    ReferenceOperand,
+    ReferenceOperation,
+    ReferenceVerdict,
+)
 from apconform.ap1.inputs.files import read_text_file
 from apconform.ap1.inputs.plan import load_sealed_inputs
 from apconform.ap1.inputs.sealed import SEALED_NAMES, SealedInputs
@@ -30,10 +42,11 @@ from apconform.ap1.rundir import INPUT_FILES, TRANSCRIPT_FILE
 from apconform.ap1.scoring.context import ScoringInputs, scoring_inputs
 from apconform.ap1.scoring.record import RecordUnreadable, read_execution
 from apconform.ap1.scoring.rescoring import Rescorer
+from apconform.ap1.scoring.results import CallOperationJson, InvocationJson, OperandJson
 from apconform.core.errors import ApconformError, define_code
 from apconform.core.files import load_path
 from apconform.core.validation import validate_document
-from apconform.models.ap1 import Ap1ReferenceComparison
+from apconform.models.ap1 import Ap1ReferenceComparison, Ap1ReferenceVerdict
 
 __all__ = [
     "COMPARISON_DIMENSIONS",
@@ -92,11 +105,11 @@ class _Tally:
 class Comparison:
     """The comparison document and the rows behind it."""
 
-    document: dict[str, Any]
+    document: ReferenceComparison
     tallies: dict[str, _Tally] = field(default_factory=dict)
 
 
-def _decimal(text: Any) -> Decimal | None:
+def _decimal(text: object) -> Decimal | None:
     if not isinstance(text, str):
         return None
     try:
@@ -132,7 +145,7 @@ def _scores(
     return prepared, scores, returns
 
 
-def _verdicts(run_dir: Path) -> Iterator[dict[str, Any]]:
+def _verdicts(run_dir: Path) -> Iterator[ReferenceVerdict]:
     with (run_dir / VERDICTS_FILE).open("rb") as handle:
         for number, raw in enumerate(handle, start=1):
             value = json.loads(raw)
@@ -140,7 +153,53 @@ def _verdicts(run_dir: Path) -> Iterator[dict[str, Any]]:
                 raise ApconformError(
                     NOT_IMPORTED, f"{run_dir / VERDICTS_FILE} line {number} is not a verdict"
                 )
-            yield value
+            where = f"{run_dir / VERDICTS_FILE} line {number}"
+            yield _verdict(validate_document(Ap1ReferenceVerdict, value, what=where))
+
+
+def _verdict(checked: Ap1ReferenceVerdict) -> ReferenceVerdict:
+    """A verdict line the schema accepted, as the plain dict the comparison reads."""
+    return {
+        "cellKey": checked.cellKey,
+        "engineLine": checked.engineLine,
+        "figureLine": checked.figureLine,
+        "evidenceClass": checked.evidenceClass,
+        "invocationRecorded": checked.invocationRecorded,
+        "invocation": checked.invocation,
+        "groundTruthFinal": checked.groundTruthFinal,
+        "figureOutcome": checked.figureOutcome,
+        "releasedFigure": checked.releasedFigure,
+        "callsRecorded": checked.callsRecorded,
+        "calls": [
+            {
+                "outcome": call.outcome,
+                "expression": call.expression,
+                "operands": [
+                    {
+                        "literal": operand.literal,
+                        "value": operand.value,
+                        "step": operand.step,
+                        "resolution": operand.resolution,
+                        "matchedField": operand.matchedField,
+                        "matchedIntermediate": operand.matchedIntermediate,
+                        "transformation": operand.transformation,
+                    }
+                    for operand in call.operands
+                ],
+            }
+            for call in checked.calls
+        ],
+        "operationsRecorded": checked.operationsRecorded,
+        "operations": [
+            {
+                "outcome": operation.outcome,
+                "matchedAgainst": operation.matchedAgainst,
+                "value": operation.value,
+            }
+            for operation in checked.operations
+        ],
+        "transcription": checked.transcription,
+    }
 
 
 class _Comparer:
@@ -148,9 +207,21 @@ class _Comparer:
         self.prepared = prepared
         self.august = august
         self.tallies = {name: _Tally() for name in COMPARISON_DIMENSIONS}
-        self.rows: list[dict[str, Any]] = []
+        self.rows: list[ComparisonDisagreement] = []
 
-    def note(self, dimension: str, agree: bool | None, **row: Any) -> None:
+    def note(
+        self,
+        dimension: str,
+        agree: bool | None,
+        *,
+        cellKey: str,
+        where: str,
+        apconform: str,
+        reference: str,
+        classification: str,
+        cites: str,
+        explanation: str,
+    ) -> None:
         tally = self.tallies[dimension]
         if agree is None:
             tally.not_recorded += 1
@@ -159,10 +230,21 @@ class _Comparer:
         if agree:
             tally.agree += 1
             return
-        self.rows.append({"dimension": dimension, **row})
+        self.rows.append(
+            {
+                "dimension": dimension,
+                "cellKey": cellKey,
+                "where": where,
+                "apconform": apconform,
+                "reference": reference,
+                "classification": classification,
+                "cites": cites,
+                "explanation": explanation,
+            }
+        )
 
     # ------------------------------------------------------------------ per execution
-    def execution(self, ours: dict[str, Any], theirs: dict[str, Any]) -> None:
+    def execution(self, ours: dict[str, Any], theirs: ReferenceVerdict) -> None:
         key = ours["cellKey"]
         invocation = ours["invocation"]
         self.note(
@@ -189,7 +271,7 @@ class _Comparer:
         self.operations(key, ours, theirs)
         self.transcription(key, ours, theirs)
 
-    def figure(self, key: str, ours: dict[str, Any], theirs: dict[str, Any]) -> None:
+    def figure(self, key: str, ours: dict[str, Any], theirs: ReferenceVerdict) -> None:
         figure = ours.get("figure") or {}
         recorded = theirs.get("figureOutcome")
         self.note(
@@ -213,7 +295,7 @@ class _Comparer:
                 **_unexplained(),
             )
 
-    def provenance(self, key: str, ours: dict[str, Any], theirs: dict[str, Any]) -> None:
+    def provenance(self, key: str, ours: dict[str, Any], theirs: ReferenceVerdict) -> None:
         calls = theirs["calls"] if theirs.get("callsRecorded") else None
         mine = [i for i in ours["provenance"]["invocations"] if i.get("expression") is not None]
         if calls is None:
@@ -259,11 +341,11 @@ class _Comparer:
         self,
         key: str,
         number: str,
-        invocation: dict[str, Any],
-        other: dict[str, Any],
+        invocation: InvocationJson,
+        other: ReferenceCall,
         propagated: set[str],
-    ) -> list[dict[str, str]]:
-        causes: list[dict[str, str]] = []
+    ) -> list[Classification]:
+        causes: list[Classification] = []
         theirs = list(other.get("operands") or [])
         mine = list(invocation["operands"])
         precision = list(invocation.get("precisionArguments") or [])
@@ -320,8 +402,8 @@ class _Comparer:
         return causes
 
     def operand_cause(
-        self, theirs: dict[str, Any], ours: dict[str, Any], propagated: set[str]
-    ) -> dict[str, str]:
+        self, theirs: ReferenceOperand, ours: OperandJson, propagated: set[str]
+    ) -> Classification:
         resolution = theirs.get("resolution")
         if resolution == "constant_magnitude" and ours["step"] == "v":
             return _classified(
@@ -345,7 +427,7 @@ class _Comparer:
             )
         return _unexplained()
 
-    def operations(self, key: str, ours: dict[str, Any], theirs: dict[str, Any]) -> None:
+    def operations(self, key: str, ours: dict[str, Any], theirs: ReferenceVerdict) -> None:
         recorded = theirs["operations"] if theirs.get("operationsRecorded") else None
         mine = list(ours["operation"]["calls"])
         invocations = {i["call"]: i for i in ours["provenance"]["invocations"]}
@@ -382,8 +464,8 @@ class _Comparer:
             )
 
     def operation_cause(
-        self, call: dict[str, Any], other: dict[str, Any], ours: dict[str, Any]
-    ) -> dict[str, str]:
+        self, call: CallOperationJson, other: ReferenceOperation, ours: dict[str, Any]
+    ) -> Classification:
         mine, theirs = call["outcome"], other.get("outcome")
         matched = str(call.get("matchedAgainst") or "")
         if mine == "OPERATION-CORRECT" and theirs == "WRONG-OPERATION":
@@ -440,7 +522,7 @@ class _Comparer:
             )
         return _unexplained()
 
-    def transcription(self, key: str, ours: dict[str, Any], theirs: dict[str, Any]) -> None:
+    def transcription(self, key: str, ours: dict[str, Any], theirs: ReferenceVerdict) -> None:
         recorded = theirs.get("transcription")
         mine = (ours.get("transcription") or {}).get("outcome")
         if recorded is None:
@@ -457,7 +539,7 @@ class _Comparer:
         )
 
 
-def _grounded(outcome: Any) -> bool | None:
+def _grounded(outcome: object) -> bool | None:
     if outcome == "OPERANDS-GROUNDED":
         return True
     if outcome in ("OPERAND-ORIGINATED", "OPERANDS-ORIGINATED"):
@@ -465,16 +547,16 @@ def _grounded(outcome: Any) -> bool | None:
     return None
 
 
-def _classified(kind: str, cites: str, explanation: str) -> dict[str, str]:
+def _classified(kind: str, cites: str, explanation: str) -> Classification:
     return {"classification": kind, "cites": cites, "explanation": explanation}
 
 
-def _unexplained() -> dict[str, str]:
+def _unexplained() -> Classification:
     return _classified(UNEXPLAINED, "", "no documented defect or rule of the kit explains it")
 
 
 def derived_transcription(
-    theirs: dict[str, Any], returns: list[Decimal], places: int
+    theirs: ReferenceVerdict, returns: list[Decimal], places: int
 ) -> str | None:
     """The reference's documented D7.3 rule, for runs whose summary is not at hand.
 
@@ -495,16 +577,17 @@ def derived_transcription(
 
 
 def _with_transcription(
-    theirs: dict[str, Any], returns: list[Decimal], places: int
-) -> tuple[dict[str, Any], bool]:
+    theirs: ReferenceVerdict, returns: list[Decimal], places: int
+) -> tuple[ReferenceVerdict, bool]:
     """The verdict with the reference's D7.3 rule applied when the record holds no D7.3 verdict."""
     if theirs.get("transcription") is not None:
         return theirs, False
-    derived = derived_transcription(theirs, returns, places)
-    return dict(theirs, transcription=derived), True
+    derived = theirs.copy()
+    derived["transcription"] = derived_transcription(theirs, returns, places)
+    return derived, True
 
 
-def _dimension_rows(tallies: dict[str, _Tally]) -> list[dict[str, str]]:
+def _dimension_rows(tallies: dict[str, _Tally]) -> list[ComparisonDimension]:
     return [
         {
             "dimension": name,
@@ -520,7 +603,7 @@ def _dimension_rows(tallies: dict[str, _Tally]) -> list[dict[str, str]]:
 def compare_execution(
     prepared: ScoringInputs,
     ours: dict[str, Any],
-    theirs: dict[str, Any],
+    theirs: ReferenceVerdict,
     returns: list[Decimal],
     *,
     august: bool = False,
@@ -557,7 +640,7 @@ def compare_reference(run_dir: Path) -> Comparison:
         comparer.execution(ours, theirs)
         executions += 1
     counts = Counter(row["classification"] for row in comparer.rows)
-    document = {
+    document: ReferenceComparison = {
         "schemaVersion": "apconform-ap1-reference-comparison/1",
         "instrument": record.get("source", {}).get("instrument"),
         "referenceSealHash": record.get("publishedHashes", {}).get("sealHash"),
@@ -576,7 +659,7 @@ def compare_reference(run_dir: Path) -> Comparison:
     return Comparison(document, comparer.tallies)
 
 
-def render_comparison(document: dict[str, Any]) -> str:
+def render_comparison(document: ReferenceComparison) -> str:
     """The comparison as Markdown: the agreement table, then every disagreement."""
     lines = [
         "# apconform beside the reference instrument",
@@ -594,17 +677,17 @@ def render_comparison(document: dict[str, Any]) -> str:
             f"{row['notRecorded']} |"
         )
     lines += ["", "| Classification | Disagreements |", "|---|---|"]
-    for row in document["classifications"]:
-        lines.append(f"| {row['classification']} | {row['count']} |")
+    for count in document["classifications"]:
+        lines.append(f"| {count['classification']} | {count['count']} |")
     lines += ["", "## Disagreements", ""]
     if not document["disagreements"]:
         lines.append("None.")
-    for row in document["disagreements"]:
-        flag = "**UNEXPLAINED** " if row["classification"] == UNEXPLAINED else ""
-        cites = f" [{row['cites']}]" if row["cites"] else ""
+    for entry in document["disagreements"]:
+        flag = "**UNEXPLAINED** " if entry["classification"] == UNEXPLAINED else ""
+        cites = f" [{entry['cites']}]" if entry["cites"] else ""
         lines.append(
-            f"- {flag}{row['cellKey']} {row['dimension']}, {row['where']}: apconform "
-            f"{row['apconform']}, reference {row['reference']}; {row['classification']}{cites}: "
-            f"{row['explanation']}"
+            f"- {flag}{entry['cellKey']} {entry['dimension']}, {entry['where']}: apconform "
+            f"{entry['apconform']}, reference {entry['reference']}; {entry['classification']}"
+            f"{cites}: {entry['explanation']}"
         )
     return "\n".join(lines) + "\n"

@@ -12,7 +12,7 @@ file, so the import command and the vector operation share it.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -23,6 +23,7 @@ from apconform.ap1.importers.reference.documents import (
     convert_fixture,
     convert_questions,
 )
+from apconform.ap1.importers.reference.import_record import DroppedClaim, GroundTruthCheck
 from apconform.ap1.importers.reference.records import (
     IMPORT_RECORD,
     ConvertedExecution,
@@ -59,12 +60,14 @@ class ConvertedRun:
     executions: list[ConvertedExecution]
     hashes: dict[str, Any]
     config: ConvertedConfig
-    dropped: list[dict[str, str]]
-    ground_truth: list[dict[str, Any]]
+    dropped: list[DroppedClaim]
+    ground_truth: list[GroundTruthCheck]
     lines: int
+    printed: dict[str, str]
+    """The published seal record, its hashes reproduced (so every value is printed text)."""
 
 
-def _check_hashes(record: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
+def _check_hashes(record: Mapping[str, object], config: dict[str, Any]) -> dict[str, Any]:
     hashes = reference_seal_hashes(config, record)
     problems = []
     if not hashes["configHashMatchesRecord"]:
@@ -82,10 +85,16 @@ def _check_hashes(record: dict[str, Any], config: dict[str, Any]) -> dict[str, A
     return hashes
 
 
-def _claims(converted: ConvertedConfig, questions: Any) -> list[dict[str, str]]:
+def _printed_text(record: Mapping[str, object]) -> dict[str, str]:
+    """The seal record once its hashes reproduced: reference_seal_hashes refuses any value
+    that is not printed text, so this keeps every member."""
+    return {name: value for name, value in record.items() if isinstance(value, str)}
+
+
+def _claims(converted: ConvertedConfig, questions: object) -> list[DroppedClaim]:
     """Drop each claimed dimension whose minimum item count the question set misses."""
     document = converted.document
-    dropped = []
+    dropped: list[DroppedClaim] = []
     kept = []
     question_set = load_questions(questions)
     for dimension in document["dimensionsClaimed"]:
@@ -117,13 +126,13 @@ D2_NOT_OBSERVABLE = (
 
 @dataclass
 class _Pair:
-    engine: dict[str, Any]
+    engine: dict[str, object]
     engine_line: int
-    figure: dict[str, Any] | None = None
+    figure: dict[str, object] | None = None
     figure_line: int | None = None
 
 
-def _pairs(records: Iterator[tuple[int, dict[str, Any]]], seal_hash: str) -> Iterator[_Pair]:
+def _pairs(records: Iterator[tuple[int, dict[str, object]]], seal_hash: str) -> Iterator[_Pair]:
     current: _Pair | None = None
     for line, record in records:
         if record.get("seal_hash") != seal_hash:
@@ -166,7 +175,9 @@ def _pairs(records: Iterator[tuple[int, dict[str, Any]]], seal_hash: str) -> Ite
         yield current
 
 
-def reference_source(printed: dict[str, Any], config: dict[str, Any]) -> ReferenceSource:
+def reference_source(
+    printed: Mapping[str, object], config: Mapping[str, object]
+) -> ReferenceSource:
     """The runner version and model a record's provenance names."""
     tag, commit = printed.get("runner_version_tag"), printed.get("runner_version_commit")
     if isinstance(tag, str) and tag:
@@ -178,12 +189,12 @@ def reference_source(printed: dict[str, Any], config: dict[str, Any]) -> Referen
 
 
 def _convert_all(
-    records: Iterable[tuple[int, dict[str, Any]]],
+    records: Iterable[tuple[int, dict[str, object]]],
     inputs: RunInputs,
     seal_hash: str,
     source: ReferenceSource,
 ) -> tuple[list[ConvertedExecution], int]:
-    repeats: Counter[tuple[str, str]] = Counter()
+    repeats: Counter[tuple[object, object]] = Counter()  # (condition, item), text once checked
     limit = inputs.config.repeats
     out: list[ConvertedExecution] = []
     lines = 0
@@ -231,14 +242,16 @@ def _lines_of(pair: _Pair) -> str:
     )
 
 
-def _ground_truth(inputs: RunInputs, executions: list[ConvertedExecution]) -> list[dict[str, Any]]:
+def _ground_truth(
+    inputs: RunInputs, executions: list[ConvertedExecution]
+) -> list[GroundTruthCheck]:
     """The reference's recorded final of each item beside the supplied derivation's."""
     seen: dict[str, str] = {}
     for execution in executions:
         final = execution.verdict.get("groundTruthFinal")
         if isinstance(final, str):
             seen.setdefault(execution.record["itemId"], final)
-    out = []
+    out: list[GroundTruthCheck] = []
     for item_id, recorded in sorted(seen.items()):
         item = inputs.items[item_id]
         try:
@@ -265,12 +278,12 @@ def _ground_truth(inputs: RunInputs, executions: list[ConvertedExecution]) -> li
 def convert_reference_run(
     *,
     config: dict[str, Any],
-    printed: dict[str, Any],
-    fixture: Any,
-    questions: Any,
-    derivations: Any,
+    printed: Mapping[str, object],
+    fixture: object,
+    questions: object,
+    derivations: object,
     ap1_text: str,
-    records: Iterable[tuple[int, dict[str, Any]]],
+    records: Iterable[tuple[int, dict[str, object]]],
 ) -> ConvertedRun:
     """Check and convert one published run (see the module docstring)."""
     hashes = _check_hashes(printed, config)
@@ -300,4 +313,5 @@ def convert_reference_run(
         dropped=dropped,
         ground_truth=_ground_truth(inputs, executions),
         lines=lines,
+        printed=_printed_text(printed),
     )

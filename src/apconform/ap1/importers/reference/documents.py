@@ -17,6 +17,14 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from apconform.ap1.importers.reference.input_documents import (
+    EntityFieldDocument,
+    FixtureDocument,
+    FixtureEntityDocument,
+    QuestionItemDocument,
+    QuestionSetDocument,
+    SettingDocument,
+)
 from apconform.ap1.inputs.config import SAMPLING_PARAMETERS
 from apconform.core.errors import ApconformError, define_code
 
@@ -96,22 +104,22 @@ def _refuse(message: str, path: str) -> ApconformError:
     return ApconformError(IMPORT_INPUT, message, path=path)
 
 
-def _text(value: Any, path: str) -> str:
+def _text(value: object, path: str) -> str:
     if not isinstance(value, str):
         raise _refuse(f"{path} must be text, not {type(value).__name__}", path)
     return value
 
 
-def convert_fixture(document: Any) -> dict[str, Any]:
+def convert_fixture(document: object) -> FixtureDocument:
     """The reference fixture ({accounts: [{id, name, field: text...}]}) as an apconform fixture."""
     if not isinstance(document, dict) or not isinstance(document.get("accounts"), list):
         raise _refuse("the reference fixture is an object with an accounts list", "$.accounts")
-    entities = []
+    entities: list[FixtureEntityDocument] = []
     for index, account in enumerate(document["accounts"]):
         where = f"$.accounts[{index}]"
         if not isinstance(account, dict):
             raise _refuse(f"{where} is not an object", where)
-        fields = []
+        fields: list[EntityFieldDocument] = []
         for name, value in account.items():
             if name in ("id", "name"):
                 continue
@@ -123,8 +131,10 @@ def convert_fixture(document: Any) -> dict[str, Any]:
                     "imported as it stands",
                     f"{where}.{name}",
                 )
-            kind = "amount" if _MAGNITUDE.match(text) else "label"
-            fields.append({"name": name, kind: text})
+            if _MAGNITUDE.match(text):
+                fields.append({"name": name, "amount": text})
+            else:
+                fields.append({"name": name, "label": text})
         entities.append(
             {
                 "id": _text(account.get("id"), f"{where}.id"),
@@ -143,11 +153,11 @@ def convert_fixture(document: Any) -> dict[str, Any]:
     }
 
 
-def convert_questions(document: Any) -> dict[str, Any]:
+def convert_questions(document: object) -> QuestionSetDocument:
     """The reference question set ({questions_version, items}) as an apconform question set."""
     if not isinstance(document, dict) or not isinstance(document.get("items"), list):
         raise _refuse("the reference question set is an object with an items list", "$.items")
-    items = []
+    items: list[QuestionItemDocument] = []
     for index, item in enumerate(document["items"]):
         where = f"$.items[{index}]"
         if not isinstance(item, dict):
@@ -161,7 +171,7 @@ def convert_questions(document: Any) -> dict[str, Any]:
             raise _refuse(f"{where}.derivable must be true or false", f"{where}.derivable")
         if not isinstance(accounts, list):
             raise _refuse(f"{where}.source_accounts must be a list", f"{where}.source_accounts")
-        converted: dict[str, Any] = {
+        converted: QuestionItemDocument = {
             "id": _text(item.get("id"), f"{where}.id"),
             "category": _text(item.get("category"), f"{where}.category"),
             "text": _text(item.get("text"), f"{where}.text"),
@@ -194,14 +204,14 @@ class ConvertedConfig:
     dropped_claims: list[str] = field(default_factory=list)
 
 
-def _setting(value: Any, path: str) -> dict[str, Any]:
+def _setting(value: object, path: str) -> SettingDocument:
     if isinstance(value, dict):
         if value.get("value") != "omitted":
             raise _refuse(f"{path} is an object but not an omission", path)
         reason = value.get("reason")
         if reason not in _REASONS:
             raise _refuse(f"{path}.reason {reason!r} is not a known omission reason", path)
-        out: dict[str, Any] = {"omit": reason}
+        out: SettingDocument = {"omit": reason}
         detail = value.get("detail")
         if isinstance(detail, str) and detail:
             out["detail"] = detail
@@ -249,7 +259,7 @@ def convert_config(
     sampling_in = config.get("sampling")
     if not isinstance(sampling_in, dict):
         raise _refuse("sampling must be an object", "$.sampling")
-    sampling: dict[str, Any] = {}
+    sampling: dict[str, SettingDocument] = {}
     for name in SAMPLING_PARAMETERS:
         if name in sampling_in:
             sampling[name] = _setting(sampling_in[name], f"$.sampling.{name}")

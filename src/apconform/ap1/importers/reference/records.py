@@ -26,6 +26,13 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from apconform.ap1.importers.reference.documents import CONDITION_NAMES, INSTRUMENT
+from apconform.ap1.importers.reference.verdicts import (
+    ReferenceCall,
+    ReferenceOperand,
+    ReferenceOperation,
+    ReferenceVerdict,
+)
+from apconform.ap1.inputs.conditions import ConditionView
 from apconform.ap1.inputs.items import delivered_context, render_user_message
 from apconform.ap1.inputs.plan import RunInputs
 from apconform.ap1.masking import mask_text
@@ -35,6 +42,7 @@ from apconform.ap1.run.wire import dump
 from apconform.core.canonical import sha256_bytes, sha256_hex
 from apconform.core.errors import ApconformError, define_code
 from apconform.core.jsonload import Limits, loads
+from apconform.models.ap1 import QuestionItem
 
 __all__ = [
     "IMPORT_RECORD",
@@ -150,7 +158,7 @@ def _refuse(line: int, message: str) -> ApconformError:
     return ApconformError(IMPORT_RECORD, f"line {line}: {message}")
 
 
-def unix_to_rfc3339(seconds: Any, *, line: int) -> str:
+def unix_to_rfc3339(seconds: object, *, line: int) -> str:
     """A Unix time written by Python's json (the shortest round-trip text) as RFC 3339 UTC.
 
     The reference wrote ``time.time()`` through ``json.dumps``, which prints a
@@ -175,7 +183,7 @@ def unix_to_rfc3339(seconds: Any, *, line: int) -> str:
 class TranscriptReader:
     """Parses the lines of smoke_run.jsonl one at a time, each within bounds."""
 
-    def parse(self, line: int, raw: bytes) -> dict[str, Any]:
+    def parse(self, line: int, raw: bytes) -> dict[str, object]:
         if not raw.strip():
             raise _refuse(line, "the line is empty")
         try:
@@ -194,7 +202,7 @@ class TranscriptReader:
         return value
 
 
-def iterate_records(lines: Iterator[bytes]) -> Iterator[tuple[int, dict[str, Any]]]:
+def iterate_records(lines: Iterator[bytes]) -> Iterator[tuple[int, dict[str, object]]]:
     """(line number, record) for every line, refusing a line that is not a JSON object."""
     reader = TranscriptReader()
     for number, raw in enumerate(lines, start=1):
@@ -206,11 +214,11 @@ class ConvertedExecution:
     """One execution: the kit's record and the reference's own verdicts beside it."""
 
     record: dict[str, Any]
-    verdict: dict[str, Any]
+    verdict: ReferenceVerdict
     masked: bool = False
 
 
-def _members(record: Mapping[str, Any], allowed: frozenset[str], line: int, what: str) -> None:
+def _members(record: Mapping[str, object], allowed: frozenset[str], line: int, what: str) -> None:
     unknown = sorted(set(record) - allowed)
     if unknown:
         raise _refuse(
@@ -218,7 +226,7 @@ def _members(record: Mapping[str, Any], allowed: frozenset[str], line: int, what
         )
 
 
-def check_engine(record: Mapping[str, Any], line: int) -> None:
+def check_engine(record: Mapping[str, object], line: int) -> None:
     """An engine record: known members only, the required ones present with their types."""
     _members(record, ENGINE_MEMBERS, line, "execution")
     missing = sorted(ENGINE_REQUIRED - set(record))
@@ -233,7 +241,7 @@ def check_engine(record: Mapping[str, Any], line: int) -> None:
         raise _refuse(line, "tool_calls is not a list")
 
 
-def check_figure(record: Mapping[str, Any], line: int, engine: Mapping[str, Any]) -> None:
+def check_figure(record: Mapping[str, object], line: int, engine: Mapping[str, object]) -> None:
     """A figure-identification record for the execution just read."""
     _members(record, FIGURE_MEMBERS, line, "figure-identification")
     for name in ("figure_outcome", "item_id", "condition"):
@@ -253,8 +261,8 @@ _REQUEST_RECORD_MEMBERS = frozenset(
 
 
 def _conversation(
-    engine: Mapping[str, Any], line: int, endpoint: tuple[str, str]
-) -> list[dict[str, Any]]:
+    engine: Mapping[str, object], line: int, endpoint: tuple[str, str]
+) -> list[dict[str, object]]:
     """The recorded conversation: the September request record's, else the August messages.
 
     A September request record must name the configuration's endpoint and model:
@@ -286,13 +294,34 @@ def _conversation(
                     f"{wanted!r}",
                 )
     messages = holder.get("messages") if isinstance(holder, dict) else sent.get("messages")
-    if not isinstance(messages, list) or not all(isinstance(m, dict) for m in messages):
+    if not isinstance(messages, list):
         raise _refuse(line, "the recorded conversation is not a list of messages")
-    return messages
+    checked: list[dict[str, object]] = [m for m in messages if isinstance(m, dict)]
+    if len(checked) != len(messages):
+        raise _refuse(line, "the recorded conversation is not a list of messages")
+    return checked
 
 
-def _turns(calls: list[Any], line: int) -> dict[int, list[dict[str, Any]]]:
-    by_turn: dict[int, list[dict[str, Any]]] = {}
+@dataclass(frozen=True)
+class _Call:
+    """One entry of an engine record's tool_calls, as :func:`_turns` checked it."""
+
+    id: object
+    """The call's id as recorded (None when the entry has none)."""
+    function: dict[str, object]
+    """The recorded function object, compared whole with the conversation's."""
+    arguments: str
+    return_value: str
+
+    @property
+    def name(self) -> object:
+        return self.function.get("name")
+
+
+def _turns(calls: object, line: int) -> dict[int, list[_Call]]:
+    if not isinstance(calls, list):
+        raise _refuse(line, "tool_calls is not a list")
+    by_turn: dict[int, list[_Call]] = {}
     last = 0
     for index, call in enumerate(calls):
         if not isinstance(call, dict):
@@ -304,25 +333,27 @@ def _turns(calls: list[Any], line: int) -> dict[int, list[dict[str, Any]]]:
         function = call.get("function")
         if not isinstance(turn, int) or isinstance(turn, bool) or turn < 1 or turn < last:
             raise _refuse(line, f"tool_calls[{index}].turn is not a turn number in order")
-        if not isinstance(function, dict) or not isinstance(function.get("arguments"), str):
+        arguments = function.get("arguments") if isinstance(function, dict) else None
+        if not isinstance(function, dict) or not isinstance(arguments, str):
             raise _refuse(line, f"tool_calls[{index}].function.arguments is not text")
-        if not isinstance(call.get("return_value"), str):
+        returned = call.get("return_value")
+        if not isinstance(returned, str):
             raise _refuse(line, f"tool_calls[{index}] has no return_value text")
         last = turn
-        by_turn.setdefault(turn, []).append(call)
+        by_turn.setdefault(turn, []).append(_Call(call.get("id"), function, arguments, returned))
     if by_turn and sorted(by_turn) != list(range(1, last + 1)):
         raise _refuse(line, "the tool calls skip a turn")
     return by_turn
 
 
 def _check_conversation(
-    messages: list[dict[str, Any]],
-    by_turn: dict[int, list[dict[str, Any]]],
+    messages: list[dict[str, object]],
+    by_turn: dict[int, list[_Call]],
     line: int,
     prefix: int,
-) -> list[dict[str, Any]]:
+) -> list[dict[str, object]]:
     """The assistant message of every turn, after checking the conversation matches the calls."""
-    assistants: list[dict[str, Any]] = []
+    assistants: list[dict[str, object]] = []
     position = prefix
     for turn in sorted(by_turn):
         calls = by_turn[turn]
@@ -333,10 +364,10 @@ def _check_conversation(
         if not isinstance(listed, list) or len(listed) != len(calls):
             raise _refuse(line, f"turn {turn}: the conversation and tool_calls disagree")
         for mine, theirs in zip(calls, listed, strict=True):
-            if not isinstance(theirs, dict) or theirs.get("id") != mine.get("id"):
+            if not isinstance(theirs, dict) or theirs.get("id") != mine.id:
                 raise _refuse(line, f"turn {turn}: tool call ids disagree with the conversation")
-            if theirs.get("function") != mine["function"]:
-                raise _refuse(line, f"turn {turn}: tool call {mine.get('id')} disagrees")
+            if theirs.get("function") != mine.function:
+                raise _refuse(line, f"turn {turn}: tool call {mine.id} disagrees")
         position += 1
         for call in calls:
             if position >= len(messages):
@@ -344,10 +375,10 @@ def _check_conversation(
             tool = messages[position]
             if (
                 tool.get("role") != "tool"
-                or tool.get("tool_call_id") != call.get("id")
-                or tool.get("content") != call["return_value"]
+                or tool.get("tool_call_id") != call.id
+                or tool.get("content") != call.return_value
             ):
-                raise _refuse(line, f"turn {turn}: the tool result for {call.get('id')} disagrees")
+                raise _refuse(line, f"turn {turn}: the tool result for {call.id} disagrees")
             position += 1
         assistants.append(assistant)
     if position != len(messages):
@@ -355,10 +386,10 @@ def _check_conversation(
     return assistants
 
 
-def _call_outcome(call: Mapping[str, Any], tool_name: str) -> str:
-    name = call["function"].get("name")
+def _call_outcome(call: _Call, tool_name: str) -> str:
+    name = call.name
     try:
-        returned = json.loads(call["return_value"])
+        returned = json.loads(call.return_value)
     except ValueError:
         returned = None
     if isinstance(returned, dict) and "result" in returned:
@@ -369,10 +400,10 @@ def _call_outcome(call: Mapping[str, Any], tool_name: str) -> str:
 
 
 def _attempts(
-    engine: Mapping[str, Any], line: int, first: bool, reference_time: str
+    engine: Mapping[str, object], line: int, first: bool, reference_time: str
 ) -> list[dict[str, Any]]:
     """Round 1: the reference's recorded attempts; later rounds: one successful attempt."""
-    holder = engine["request_sent"].get("request_record")
+    holder = _request_record(engine)
     recorded = holder.get("attempts") if isinstance(holder, dict) and first else None
     if not isinstance(recorded, list) or not recorded:
         return [
@@ -398,7 +429,13 @@ def _attempts(
     return out
 
 
-def _response(body: Any, status: str | None) -> tuple[dict[str, Any], bool]:
+def _request_record(engine: Mapping[str, object]) -> object:
+    """request_sent.request_record (September runs), or None (request_sent is checked first)."""
+    sent = engine["request_sent"]
+    return sent.get("request_record") if isinstance(sent, dict) else None
+
+
+def _response(body: object, status: str | None) -> tuple[dict[str, Any], bool]:
     text = dump(body)
     masked_text = mask_text(text)
     shape, detail = classify_shape(body)
@@ -415,7 +452,7 @@ def _response(body: Any, status: str | None) -> tuple[dict[str, Any], bool]:
     return out, masked_text != text
 
 
-def _status(engine: Mapping[str, Any]) -> tuple[str, str | None, str]:
+def _status(engine: Mapping[str, object]) -> tuple[str, str | None, str]:
     """(status, reason, stop reason) from the reference's error state and evidence class."""
     error = engine.get("error_state")
     evidence = engine.get("evidence_class")
@@ -502,12 +539,12 @@ def convert_execution(
 
 
 def _rounds(
-    engine: Mapping[str, Any],
+    engine: Mapping[str, object],
     record: dict[str, Any],
     line: int,
     inputs: RunInputs,
-    view: Any,
-    item: Any,
+    view: ConditionView,
+    item: QuestionItem,
     derived: list[str],
 ) -> bool:
     endpoint = inputs.config.model.endpoint
@@ -539,7 +576,7 @@ def _rounds(
     by_turn = _turns(engine["tool_calls"], line)
     assistants = _check_conversation(messages, by_turn, line, len(opening))
     model = inputs.config.model.endpoint.model
-    holder = engine["request_sent"].get("request_record")
+    holder = _request_record(engine)
     recorded_url = holder.get("endpoint_url") if isinstance(holder, dict) else None
     url = recorded_url if isinstance(recorded_url, str) and recorded_url else None
     conversation = list(opening)
@@ -553,9 +590,12 @@ def _rounds(
     )
     if url is None:
         derived.append("rounds[*].request.url: null, the record names no endpoint")
+    started = engine["timestamp"]
+    if not isinstance(started, str):  # checked with the record; restated for the attempts
+        raise _refuse(line, "timestamp is not text")
     for number in range(1, rounds + 1):
         body_text, sampling = build_body(model, conversation, view)
-        attempts = _attempts(engine, line, number == 1, engine["timestamp"])
+        attempts = _attempts(engine, line, number == 1, started)
         if "httpStatus" not in attempts[-1]:
             derived.append(
                 f"rounds[{number - 1}].attempts: one attempt at the record's timestamp, with "
@@ -574,7 +614,7 @@ def _rounds(
         }
         status = attempts[-1].get("httpStatus")
         if number <= len(by_turn):
-            body: Any = {"choices": [{"message": assistants[number - 1]}]}
+            body: object = {"choices": [{"message": assistants[number - 1]}]}
             round_["response"], hidden = _response(body, status)
             derived.append(
                 f"rounds[{number - 1}].response.bodyText: built around the assistant message "
@@ -585,8 +625,8 @@ def _rounds(
                 conversation.append(
                     {
                         "role": "tool",
-                        "tool_call_id": call.get("id"),
-                        "content": call["return_value"],
+                        "tool_call_id": call.id,
+                        "content": call.return_value,
                     }
                 )
         elif final is not None:
@@ -602,15 +642,15 @@ def _rounds(
     tool_name = view.tool["name"]
     for turn, calls in sorted(by_turn.items()):
         for index, call in enumerate(calls):
-            arguments = mask_text(call["function"]["arguments"])
-            returned = call["return_value"]
-            masked = masked or arguments != call["function"]["arguments"]
-            name = call["function"].get("name")
+            arguments = mask_text(call.arguments)
+            returned = call.return_value
+            masked = masked or arguments != call.arguments
+            name = call.name
             record["toolCalls"].append(
                 {
                     "round": str(turn),
                     "index": str(index),
-                    "id": call.get("id") if isinstance(call.get("id"), str) else None,
+                    "id": call.id if isinstance(call.id, str) else None,
                     "name": name if isinstance(name, str) else "",
                     "argumentsRaw": arguments,
                     "returnRaw": returned,
@@ -635,27 +675,27 @@ def _rounds(
     return masked
 
 
-def _step(value: Any) -> str | None:
+def _step(value: object) -> str | None:
     return str(value) if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _text_or_none(value: Any) -> str | None:
+def _text_or_none(value: object) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _evidence(value: Any) -> str | None:
+def _evidence(value: object) -> str | None:
     return value.split(" ", 1)[0] if isinstance(value, str) and value else None
 
 
-def _reference_calls(engine: Mapping[str, Any]) -> list[dict[str, Any]] | None:
+def _reference_calls(engine: Mapping[str, Any]) -> list[ReferenceCall] | None:
     """The recorded D7.2(a) of each call, or None when the record holds none."""
     if "provenance_results" not in engine:
         return None
-    calls = []
+    calls: list[ReferenceCall] = []
     for entry in engine.get("provenance_results") or []:
         entry = entry if isinstance(entry, dict) else {}
         resolutions = [o for o in entry.get("operand_resolutions") or [] if isinstance(o, dict)]
-        operands = [
+        operands: list[ReferenceOperand] = [
             {
                 "literal": _text_or_none(o.get("operand_literal")),
                 "value": _text_or_none(o.get("operand_value")),
@@ -683,13 +723,13 @@ def reference_verdict(
     figure: Mapping[str, Any] | None,
     lines: tuple[int, int | None],
     cell_key: str,
-) -> dict[str, Any]:
+) -> ReferenceVerdict:
     """The reference's recorded verdicts of one execution, in the kit's format.
 
     A verdict the record does not hold (an engine record without operand or
     operation results, say) is null, "not recorded", never an empty list.
     """
-    operations = None
+    operations: list[ReferenceOperation] | None = None
     if "operation_correctness" in engine:
         operations = [
             {
@@ -702,7 +742,7 @@ def reference_verdict(
         ]
     released = figure.get("released_figure") if figure is not None else None
     calls = _reference_calls(engine)
-    verdict: dict[str, Any] = {
+    verdict: ReferenceVerdict = {
         "cellKey": cell_key,
         "engineLine": str(lines[0]),
         "figureLine": None if lines[1] is None else str(lines[1]),

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
 
 from apconform.core.errors import ApconformError, define_code
 from apconform.core.jsonload import loads
@@ -36,7 +35,7 @@ class PublishedReport:
     """What a report publishes about its run's seal."""
 
     seal_record: dict[str, str]
-    config: dict[str, Any]
+    config: dict[str, object]
 
 
 def _sections(text: str) -> dict[str, str]:

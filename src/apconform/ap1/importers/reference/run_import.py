@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,7 @@ from apconform.ap1.importers.reference.conversion import convert_reference_run, 
 from apconform.ap1.importers.reference.documents import (
     INSTRUMENT,
 )
+from apconform.ap1.importers.reference.import_record import ImportRecord, InputFileCheck
 from apconform.ap1.importers.reference.records import (
     IMPORT_RECORD,
     ConvertedExecution,
@@ -106,6 +107,7 @@ class ImportedRun:
     run_dir: Path
     seal_hash: str
     record: dict[str, Any]
+    """The import record as written (an :class:`ImportRecord`), as a plain dict for callers."""
 
 
 def _read_bytes(path: Path, limit: int, what: str) -> bytes:
@@ -113,12 +115,12 @@ def _read_bytes(path: Path, limit: int, what: str) -> bytes:
     return read_file(path, max_bytes=limit, what=what)
 
 
-def _json_file(path: Path, what: str, limits: Limits | None = None) -> Any:
+def _json_file(path: Path, what: str, limits: Limits | None = None) -> object:
     data = _read_bytes(path, (limits or Limits()).max_bytes, what)
     return loads(data, limits=limits or Limits(), source=str(path))
 
 
-def _published(sources: ReferenceSources) -> tuple[dict[str, str], dict[str, Any]]:
+def _published(sources: ReferenceSources) -> tuple[Mapping[str, object], dict[str, Any]]:
     if (sources.reference_config is None) != (sources.reference_seal is None):
         raise ApconformError(
             IMPORT_FILES, "give both --reference-config and --reference-seal, or neither"
@@ -137,7 +139,7 @@ def _published(sources: ReferenceSources) -> tuple[dict[str, str], dict[str, Any
     return published.seal_record, published.config
 
 
-def _file_check(name: str, data: bytes, published: Any) -> dict[str, Any]:
+def _file_check(name: str, data: bytes, published: object) -> InputFileCheck:
     digest = sha256_bytes(data)
     return {
         "input": name,
@@ -197,7 +199,7 @@ STAND_IN = (
 )
 
 
-def _ap1_text(path: Path | None, declared: Any) -> tuple[bytes | None, str]:
+def _ap1_text(path: Path | None, declared: object) -> tuple[bytes | None, str]:
     """The text's bytes and text, checked against the declared hash, or the stand-in."""
     if path is None:
         return None, STAND_IN.format(instrument=INSTRUMENT, digest=declared)
@@ -233,18 +235,19 @@ def import_reference_run(sources: ReferenceSources, run_dir: Path) -> ImportedRu
         records=iterate_records(_lines(transcript)),
     )
     inputs, executions, hashes, converted = run.inputs, run.executions, run.hashes, run.config
+    seal_record = run.printed
     transcription_source = _transcription(sources.output_folder, executions)
     checks = [
-        _file_check("fixture", fixture_bytes, printed.get("fixture_hash")),
-        _file_check("questions", questions_bytes, printed.get("questions_hash")),
+        _file_check("fixture", fixture_bytes, seal_record.get("fixture_hash")),
+        _file_check("questions", questions_bytes, seal_record.get("questions_hash")),
     ]
     if text_bytes is not None:
-        checks.append(_file_check("ap1Text", text_bytes, printed.get("ap1_text_hash")))
+        checks.append(_file_check("ap1Text", text_bytes, seal_record.get("ap1_text_hash")))
     else:
         checks.append(
             {
                 "input": "ap1Text",
-                "publishedSha256": printed.get("ap1_text_hash"),
+                "publishedSha256": seal_record.get("ap1_text_hash"),
                 "fileSha256": None,
                 "matches": None,
             }
@@ -255,15 +258,15 @@ def import_reference_run(sources: ReferenceSources, run_dir: Path) -> ImportedRu
         )
     cells = plan_cells(inputs)
     recorded = {e.record["cellKey"] for e in executions}
-    record = {
+    record: ImportRecord = {
         "schemaVersion": "apconform-ap1-import-record/1",
         "source": {
             "instrument": INSTRUMENT,
             "transcriptSha256": sha256_bytes(transcript),
-            "runnerVersionTag": printed.get("runner_version_tag"),
-            "runnerVersionCommit": printed.get("runner_version_commit"),
-            "runnerSourceHash": printed.get("runner_source_hash"),
-            "sealedAt": printed.get("timestamp"),
+            "runnerVersionTag": seal_record.get("runner_version_tag"),
+            "runnerVersionCommit": seal_record.get("runner_version_commit"),
+            "runnerSourceHash": seal_record.get("runner_source_hash"),
+            "sealedAt": seal_record.get("timestamp"),
         },
         "importer": {"name": "apconform", "version": __version__},
         "publishedHashes": {
@@ -295,7 +298,7 @@ def import_reference_run(sources: ReferenceSources, run_dir: Path) -> ImportedRu
     return _write(run_dir, inputs, executions, record, len(cells), version)
 
 
-def _source_version(record: dict[str, Any]) -> str:
+def _source_version(record: ImportRecord) -> str:
     tag = record["source"]["runnerVersionTag"]
     source = f"{INSTRUMENT} {tag}" if tag else INSTRUMENT
     return f"{source} (imported by apconform {__version__})"
@@ -307,7 +310,7 @@ RUN_NOT_RECORDED = (
 )
 
 
-def _run_provenance(record: dict[str, Any], inputs: RunInputs, version: str) -> dict[str, Any]:
+def _run_provenance(record: ImportRecord, inputs: RunInputs, version: str) -> dict[str, Any]:
     """The run-started record's provenance (AP1-TR-6): the published run it was read from."""
     source = record["source"]
     return {
@@ -329,7 +332,7 @@ def _write(
     run_dir: Path,
     inputs: RunInputs,
     executions: list[ConvertedExecution],
-    record: dict[str, Any],
+    record: ImportRecord,
     planned: int,
     version: str,
 ) -> ImportedRun:
@@ -385,4 +388,4 @@ def _write(
         for execution in executions
     )
     create_file(run_dir, VERDICTS_FILE, verdicts.encode("utf-8"))
-    return ImportedRun(run_dir, seal["sealHash"], record)
+    return ImportedRun(run_dir, seal["sealHash"], dict(record))
