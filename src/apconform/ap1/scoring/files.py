@@ -235,7 +235,7 @@ def _score_stream(
 
 
 def _write_report(output_dir: Path, report: ScoreReport) -> None:
-    document = report.document
+    document = report.content
     _write(output_dir, "score-report.json", report.json_chunks())
     _write(output_dir, "report.md", render_markdown(document))
     _write(output_dir, "report.html", render_html(document))

@@ -27,6 +27,7 @@ from apconform.ap1.scoring.context import ScoringInputs
 from apconform.ap1.scoring.execution import score_view
 from apconform.ap1.scoring.record import RecordUnreadable, read_execution
 from apconform.ap1.scoring.report.document import RunFacts, build_report
+from apconform.ap1.scoring.report.score_report import Ap1ScoreReport
 from apconform.ap1.scoring.results import ExecutionScoreJson
 from apconform.ap1.scoring.rows import TranscriptProblem
 from apconform.ap1.scoring.tally import CellTally
@@ -133,21 +134,27 @@ def execution_line(document: ExecutionScoreJson) -> bytes:
 class ScoreReport:
     """The report document and what is written beside it."""
 
-    document: dict[str, Any]
+    content: Ap1ScoreReport
+    """The report document."""
     sheet_rows: Rows
     """A list, or (for a transcript scored with spooled listings) rows in a temporary file."""
     seal_hash: str
 
+    @property
+    def document(self) -> dict[str, Any]:
+        """:attr:`content` as a plain dict, for callers outside the scorer that take one."""
+        return dict(self.content)
+
     def plain_document(self) -> dict[str, Any]:
         """The document as plain JSON data (listings spooled to disk read back into lists)."""
-        return _plain(self.document)  # type: ignore[no-any-return]
+        return _plain(self.content)  # type: ignore[no-any-return]
 
     def json_text(self) -> str:
         return "".join(self.json_chunks())
 
     def json_chunks(self) -> Iterator[str]:
         """The score-report.json text in pieces, the same bytes as :meth:`json_text`."""
-        yield from indented_chunks(self.document)
+        yield from indented_chunks(self.content)
         yield "\n"
 
 
