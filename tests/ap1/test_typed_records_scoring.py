@@ -8,7 +8,10 @@ either side fails here, so the types cannot drift from the schema.
 
 from __future__ import annotations
 
+import json
 import typing
+from pathlib import Path
+from typing import Any
 
 import pytest
 from pydantic import BaseModel
@@ -113,3 +116,52 @@ def test_the_checks_catch_a_drift() -> None:
 
     assert _keys(Drifted)[0] != _aliases(models.OutcomeCount)[0]
     assert _keys(score_report.OutcomeCount)[0] == _aliases(models.OutcomeCount)[0]
+
+
+def _run_records(run_dir: Path) -> list[dict[str, Any]]:
+    text = (run_dir / "transcript.jsonl").read_text(encoding="utf-8")
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def _run_documents(run_dir: Path) -> dict[str, Any]:
+    docs: dict[str, Any] = {
+        name: json.loads((run_dir / "inputs" / f"{name}.json").read_text(encoding="utf-8"))
+        for name in ("config", "fixture", "questions", "derivations")
+    }
+    docs["ap1Text"] = (run_dir / "inputs" / "ap1-text.md").read_text(encoding="utf-8")
+    return docs
+
+
+def test_a_scorer_bug_is_not_reported_as_an_unreadable_record(
+    demo: tuple[Path, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 28: a fault of the scorer itself propagates; it is not a finding about the record
+    (the old rule caught every exception and listed it under unreadableRecords)."""
+    from apconform.ap1.scoring import rescoring
+    from apconform.ap1.scoring.api import rescore
+
+    def broken(*_: object) -> object:
+        raise KeyError("a scorer bug")
+
+    monkeypatch.setattr(rescoring, "score_view", broken)
+    run_dir, _ = demo
+    with pytest.raises(KeyError, match="a scorer bug"):
+        rescore(_run_records(run_dir), _run_documents(run_dir))
+
+
+def test_a_record_outside_the_sealed_set_is_still_an_unreadable_record(
+    demo: tuple[Path, str],
+) -> None:
+    from apconform.ap1.scoring.api import rescore
+
+    run_dir, _ = demo
+    records = _run_records(run_dir)
+    line, record = next((n, r) for n, r in enumerate(records, 1) if r["kind"] == "execution")
+    record["execution"]["itemId"] = "Q99"
+    document = rescore(records, _run_documents(run_dir)).content
+    assert document["unreadableRecords"] == [
+        {
+            "record": f"line {line}",
+            "message": "AP1-SCORE-RECORD at $.itemId: item Q99 is not in the sealed question set",
+        }
+    ]

@@ -24,7 +24,7 @@ from apconform.ap1.inputs.plan import plan_groups
 from apconform.ap1.scoring.adjudication.sheets import Rows, SheetRow
 from apconform.ap1.scoring.aggregate import Accumulator
 from apconform.ap1.scoring.context import ScoringInputs
-from apconform.ap1.scoring.execution import score_view
+from apconform.ap1.scoring.execution import RECORD_UNSCORABLE, score_view
 from apconform.ap1.scoring.record import RecordUnreadable, read_execution
 from apconform.ap1.scoring.report.document import RunFacts, build_report
 from apconform.ap1.scoring.report.score_report import Ap1ScoreReport
@@ -33,6 +33,7 @@ from apconform.ap1.scoring.rows import TranscriptProblem
 from apconform.ap1.scoring.tally import CellTally
 from apconform.ap1.transcript.chain import GENESIS, record_hash
 from apconform.ap1.transcript.deferral import deferral_cause
+from apconform.core.errors import ApconformError
 from apconform.core.indented import indented_chunks
 from apconform.core.spooled import RowStream, SpooledRows
 
@@ -306,7 +307,9 @@ class Rescorer:
             self._stretch_keys.append(view.cell_key)
         try:
             score = score_view(view, self.inputs)
-        except Exception as exc:  # an item outside the sealed set, for one
+        except ApconformError as exc:  # the record names an item outside the sealed set
+            if exc.error_code is not RECORD_UNSCORABLE:
+                raise
             self.acc.record_unreadable(f"line {line}", str(exc))
             return
         self.acc.add(score)
