@@ -17,7 +17,7 @@ import pytest
 from pydantic import BaseModel
 
 from apconform.ap1.scoring import rates, rows
-from apconform.ap1.scoring.adjudication import agreement
+from apconform.ap1.scoring.adjudication import agreement, merged_document
 from apconform.ap1.scoring.report import score_report
 from apconform.models import ap1 as models
 
@@ -27,6 +27,11 @@ _MIRRORS: dict[object, type[BaseModel]] = {
     agreement.AgreementResult: models.AgreementResult,
     agreement.KappaInterval: models.KappaInterval,
     agreement.MeasureDisagreement: models.Disagreement,
+    merged_document.Ap1Adjudication: models.Ap1Adjudication,
+    merged_document.AdjudicationScorer: models.AdjudicationScorer,
+    merged_document.AdjudicatedRow: models.AdjudicatedRow,
+    merged_document.RowMarks: models.ScorerMarks,
+    merged_document.Settlement: models.Settlement,
     rows.NonOutcomeRow: models.NonOutcomeCell,
     rows.AuditRow: models.AuditEntry,
     rows.AlteredRow: models.AlteredRelease,

@@ -15,6 +15,7 @@ from typing import Any
 
 from apconform.ap1.inputs.plan import load_sealed_inputs
 from apconform.ap1.inputs.sealed import SealedInputs
+from apconform.ap1.scoring.adjudication.merged_document import Ap1Adjudication
 from apconform.ap1.scoring.context import ScoringInputs, scoring_inputs
 from apconform.ap1.scoring.execution import score_record
 from apconform.ap1.scoring.rescoring import Rescorer, ScoreReport, rescore_records
@@ -52,7 +53,7 @@ def rescore(
     sealed_inputs: ScoringInputs | Mapping[str, Any],
     *,
     seal: dict[str, Any] | None = None,
-    adjudication: dict[str, Any] | None = None,
+    adjudication: Ap1Adjudication | None = None,
 ) -> ScoreReport:
     """Re-score transcript records (parsed JSON objects, in file order) into the score report.
 
@@ -75,7 +76,7 @@ def rescore_bytes(
     sealed_inputs: ScoringInputs | Mapping[str, Any],
     *,
     seal: dict[str, Any] | None = None,
-    adjudication: dict[str, Any] | None = None,
+    adjudication: Ap1Adjudication | None = None,
 ) -> ScoreReport:
     """Re-score a transcript given as the bytes of its JSON-lines file (or its lines).
 

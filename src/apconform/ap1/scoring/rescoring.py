@@ -21,6 +21,7 @@ from typing import Any
 import orjson
 
 from apconform.ap1.inputs.plan import plan_groups
+from apconform.ap1.scoring.adjudication.merged_document import Ap1Adjudication
 from apconform.ap1.scoring.adjudication.sheets import Rows, SheetRow
 from apconform.ap1.scoring.aggregate import Accumulator
 from apconform.ap1.scoring.context import ScoringInputs
@@ -148,7 +149,8 @@ class ScoreReport:
 
     def plain_document(self) -> dict[str, Any]:
         """The document as plain JSON data (listings spooled to disk read back into lists)."""
-        return _plain(self.content)  # type: ignore[no-any-return]
+        plain: dict[str, Any] = _plain(self.content)
+        return plain
 
     def json_text(self) -> str:
         return "".join(self.json_chunks())
@@ -193,7 +195,7 @@ class Rescorer:
     inputs: ScoringInputs
     seal: dict[str, Any] | None = None
     ap1_text_sha256: str | None = None
-    adjudication: dict[str, Any] | None = None
+    adjudication: Ap1Adjudication | None = None
     on_execution: Callable[[dict[str, Any]], None] | None = None
     """Called with each execution's score document as a plain dict (for callers outside the
     scorer that take one)."""
@@ -431,7 +433,7 @@ def rescore_records(
     inputs: ScoringInputs,
     *,
     seal: dict[str, Any] | None = None,
-    adjudication: dict[str, Any] | None = None,
+    adjudication: Ap1Adjudication | None = None,
     ap1_text_sha256: str | None = None,
 ) -> ScoreReport:
     """Re-score in-memory transcript records (each a parsed JSON object)."""

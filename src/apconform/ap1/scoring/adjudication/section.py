@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections import Counter
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from apconform.ap1.scoring.adjudication.merged_document import Ap1Adjudication
 from apconform.ap1.scoring.aggregate import Accumulator
 from apconform.ap1.scoring.rates import proportion_figure
 
@@ -38,7 +39,7 @@ _MEASURES = {
 _SHOWN = Decimal("0.001")
 
 
-def adjudicated_section(acc: Accumulator, merged: dict[str, Any] | None) -> AdjudicationSection:
+def adjudicated_section(acc: Accumulator, merged: Ap1Adjudication | None) -> AdjudicationSection:
     """What went to people, and, once imported, what they agreed (never mixed with automated)."""
     routed = Counter(r["dimension"] for r in acc.routed)
     out: AdjudicationSection = {

@@ -228,12 +228,13 @@ class AdjudicationWorkspace:
         return entry
 
     def preview(self, *, completed: str | None = None) -> dict[str, Any]:
-        """The merged document the stores give now (nothing written)."""
+        """The merged document the stores give now (nothing written), as a plain dict."""
         self._opened()
-        return merge_marks(
+        merged = merge_marks(
             self.key,
             self.marks(1),
             self.marks(2),
             self.reconciliation.entries,
             completed=completed,
         )
+        return dict(merged)

@@ -21,6 +21,7 @@ from typing import Any
 from apconform import __version__
 from apconform.ap1.inputs.plan import plan_groups
 from apconform.ap1.inputs.sealed import SEALED_NAMES
+from apconform.ap1.scoring.adjudication.merged_document import Ap1Adjudication
 from apconform.ap1.scoring.aggregate import Accumulator
 from apconform.ap1.scoring.context import ScoringInputs
 from apconform.ap1.scoring.report.score_report import (
@@ -111,7 +112,7 @@ class RunFacts:
     duplicates: list[str] = field(default_factory=list)
     finished: bool = False
     run_started: dict[str, Any] | None = None
-    adjudication: dict[str, Any] | None = None
+    adjudication: Ap1Adjudication | None = None
     head_sha256: str = "0" * 64
     """The sha256 the last record read carries: with ``records``, what the report scored."""
     deferrals: Counter[str] = field(default_factory=Counter)
