@@ -143,7 +143,7 @@ def _append(handle: BinaryIO, line: bytes) -> None:
 
 def score_transcript(
     transcript: Path,
-    documents: dict[str, Any],
+    documents: dict[str, object],
     output_dir: Path,
     *,
     ap1_text: str | None,
@@ -192,7 +192,7 @@ def score_transcript(
 def _score_stream(
     transcript: Path,
     reader: BinaryIO,
-    documents: dict[str, Any],
+    documents: dict[str, object],
     output_dir: Path,
     *,
     ap1_text: str | None,
@@ -320,7 +320,7 @@ class RunDocuments:
     """What scoring reads from a run directory besides the transcript."""
 
     seal: dict[str, Any]
-    documents: dict[str, Any]
+    documents: dict[str, object]
     """The sealed copies: config, fixture, questions, derivations."""
     ap1_text: str | None
     adjudication: MergedAdjudication | None

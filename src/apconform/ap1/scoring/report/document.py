@@ -102,7 +102,8 @@ class RunFacts:
     """What is known about the scored run besides its executions."""
 
     seal: dict[str, Any] | None
-    documents: dict[str, Any]
+    documents: dict[str, object]
+    """The sealed documents as read, by name (hashed and carried into the report)."""
     ap1_text_sha256: str | None
     records: int = 0
     problems: list[TranscriptProblem] = field(default_factory=list)
