@@ -142,7 +142,7 @@ def disputed_fields(dimension: str, a: Mapping[str, str], b: Mapping[str, str]) 
 
 
 def check_settlement(
-    row: Mapping[str, Any], disputed: tuple[str, ...], s: Mapping[str, str]
+    row: Mapping[str, object], disputed: tuple[str, ...], s: Mapping[str, str]
 ) -> None:
     """Refuse (AP1-ADJ-SETTLE) a settlement that does not give exactly the marks in dispute."""
     row_id = row["rowId"]

@@ -158,7 +158,7 @@ class AdjudicationWorkspace:
         return completeness(((r, self.rows[r]) for r in self.order(slot)), store.entries)
 
     def put_mark(
-        self, slot: int, name: str, row_id: str, raw: Mapping[str, Any]
+        self, slot: int, name: str, row_id: str, raw: Mapping[str, object]
     ) -> tuple[dict[str, str], bool]:
         store = self.scorer(slot, name)
         if self.reconciliation.exists:
@@ -213,7 +213,7 @@ class AdjudicationWorkspace:
                 )
         return out
 
-    def settle(self, row_id: str, raw: Mapping[str, Any]) -> dict[str, str]:
+    def settle(self, row_id: str, raw: Mapping[str, object]) -> dict[str, str]:
         """Record the settled marks of a row in dispute (checked as the merge will check them)."""
         self._opened()
         if row_id not in self.rows:
