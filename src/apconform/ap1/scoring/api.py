@@ -15,6 +15,7 @@ from typing import Any
 
 from apconform.ap1.inputs.plan import load_sealed_inputs
 from apconform.ap1.inputs.sealed import SealedInputs
+from apconform.ap1.scoring.adjudication.merged_document import Ap1Adjudication
 from apconform.ap1.scoring.context import ScoringInputs, scoring_inputs
 from apconform.ap1.scoring.execution import score_record
 from apconform.ap1.scoring.rescoring import Rescorer, ScoreReport, rescore_records
@@ -23,20 +24,20 @@ from apconform.core.canonical import sha256_text
 __all__ = ["prepare_inputs", "rescore", "rescore_bytes", "score_execution"]
 
 
-def prepare_inputs(documents: Mapping[str, Any]) -> ScoringInputs:
+def prepare_inputs(documents: Mapping[str, object]) -> ScoringInputs:
     """Check and prepare the sealed inputs: ``config``, ``fixture``, ``questions``,
     ``derivations`` and, optionally, ``ap1Text`` (checked against the configuration when given)."""
     return scoring_inputs(load_sealed_inputs(SealedInputs.from_mapping(documents)))
 
 
-def _prepared(sealed_inputs: ScoringInputs | Mapping[str, Any]) -> ScoringInputs:
+def _prepared(sealed_inputs: ScoringInputs | Mapping[str, object]) -> ScoringInputs:
     if isinstance(sealed_inputs, ScoringInputs):
         return sealed_inputs
     return prepare_inputs(sealed_inputs)
 
 
 def score_execution(
-    record: Mapping[str, Any], sealed_inputs: ScoringInputs | Mapping[str, Any]
+    record: Mapping[str, Any], sealed_inputs: ScoringInputs | Mapping[str, object]
 ) -> dict[str, Any]:
     """Score one execution record (a transcript record or its ``execution`` member).
 
@@ -49,10 +50,10 @@ def score_execution(
 
 def rescore(
     transcript_records: Iterable[Any],
-    sealed_inputs: ScoringInputs | Mapping[str, Any],
+    sealed_inputs: ScoringInputs | Mapping[str, object],
     *,
     seal: dict[str, Any] | None = None,
-    adjudication: dict[str, Any] | None = None,
+    adjudication: Ap1Adjudication | None = None,
 ) -> ScoreReport:
     """Re-score transcript records (parsed JSON objects, in file order) into the score report.
 
@@ -72,10 +73,10 @@ def rescore(
 
 def rescore_bytes(
     transcript: bytes | Iterable[bytes],
-    sealed_inputs: ScoringInputs | Mapping[str, Any],
+    sealed_inputs: ScoringInputs | Mapping[str, object],
     *,
     seal: dict[str, Any] | None = None,
-    adjudication: dict[str, Any] | None = None,
+    adjudication: Ap1Adjudication | None = None,
 ) -> ScoreReport:
     """Re-score a transcript given as the bytes of its JSON-lines file (or its lines).
 

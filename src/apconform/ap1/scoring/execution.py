@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from json.encoder import encode_basestring_ascii
-from typing import Any, cast
+from typing import Any
 
 from apconform.ap1.calculator.grammar import CalcSyntaxError
 from apconform.ap1.scoring.context import ItemContext, Rules, ScoringInputs
@@ -97,7 +97,7 @@ class ExecutionScore:
 
     def to_json(self) -> dict[str, Any]:
         """:meth:`document` as a plain dict, for callers outside the scorer that take one."""
-        return cast("dict[str, Any]", self.document())
+        return dict(self.document())
 
     def document(self) -> ExecutionScoreJson:
         """The per-execution score document (one line of executions.jsonl)."""

@@ -34,6 +34,7 @@ from apconform.ap1.rundir import (
     replace_file,
     replacing,
 )
+from apconform.ap1.scoring.adjudication.merged_document import Ap1Adjudication as MergedAdjudication
 from apconform.ap1.scoring.adjudication.sheets import Rows, scorer_sheet_chunks, sheet_key
 from apconform.ap1.scoring.aggregate import Accumulator
 from apconform.ap1.scoring.context import scoring_inputs
@@ -111,6 +112,12 @@ def _write(folder: Path, rel: str, text: str | Iterable[str]) -> None:
 def _optional_document(
     run_dir: Path, rel: str, model: type[BaseModel], what: str
 ) -> dict[str, Any] | None:
+    document = _checked_document(run_dir, rel, model, what)
+    return None if document is None else dict(document)
+
+
+def _checked_document(run_dir: Path, rel: str, model: type[BaseModel], what: str) -> Any:
+    """The JSON document at ``rel`` checked against ``model``, or None when there is none."""
     path = run_dir / rel
     if not os.path.lexists(path):
         return None
@@ -119,7 +126,15 @@ def _optional_document(
         validate_document(model, document, what=what)
     except DocumentRefused as refused:
         raise ApconformError(SCORE_INPUT, f"{path}: {refused.message}") from None
-    return dict(document)
+    return document
+
+
+def _merged_adjudication(run_dir: Path) -> MergedAdjudication | None:
+    """The run's merged adjudication (checked against its schema), or None when there is none."""
+    merged: MergedAdjudication | None = _checked_document(
+        run_dir, ADJUDICATION_FILE, Ap1Adjudication, "adjudication"
+    )
+    return merged
 
 
 def _append(handle: BinaryIO, line: bytes) -> None:
@@ -128,12 +143,12 @@ def _append(handle: BinaryIO, line: bytes) -> None:
 
 def score_transcript(
     transcript: Path,
-    documents: dict[str, Any],
+    documents: dict[str, object],
     output_dir: Path,
     *,
     ap1_text: str | None,
     seal: dict[str, Any] | None,
-    adjudication: dict[str, Any] | None = None,
+    adjudication: MergedAdjudication | None = None,
     jobs: int | None = None,
     run_dir: Path | None = None,
 ) -> ScoredFiles:
@@ -177,12 +192,12 @@ def score_transcript(
 def _score_stream(
     transcript: Path,
     reader: BinaryIO,
-    documents: dict[str, Any],
+    documents: dict[str, object],
     output_dir: Path,
     *,
     ap1_text: str | None,
     seal: dict[str, Any] | None,
-    adjudication: dict[str, Any] | None,
+    adjudication: MergedAdjudication | None,
     jobs: int | None,
 ) -> ScoredFiles:
     inputs = load_sealed_inputs(SealedInputs.from_documents(documents, ap1_text))
@@ -235,7 +250,7 @@ def _score_stream(
 
 
 def _write_report(output_dir: Path, report: ScoreReport) -> None:
-    document = report.document
+    document = report.content
     _write(output_dir, "score-report.json", report.json_chunks())
     _write(output_dir, "report.md", render_markdown(document))
     _write(output_dir, "report.html", render_html(document))
@@ -305,10 +320,10 @@ class RunDocuments:
     """What scoring reads from a run directory besides the transcript."""
 
     seal: dict[str, Any]
-    documents: dict[str, Any]
+    documents: dict[str, object]
     """The sealed copies: config, fixture, questions, derivations."""
     ap1_text: str | None
-    adjudication: dict[str, Any] | None
+    adjudication: MergedAdjudication | None
 
 
 def load_run_documents(run_dir: Path) -> RunDocuments:
@@ -326,7 +341,7 @@ def load_run_documents(run_dir: Path) -> RunDocuments:
     sealed = SealedInputs.from_run_dir(
         run_dir, missing=lambda path: ApconformError(SCORE_INPUT, f"{path} is missing")
     )
-    adjudication = _optional_document(run_dir, ADJUDICATION_FILE, Ap1Adjudication, "adjudication")
+    adjudication = _merged_adjudication(run_dir)
     return RunDocuments(seal, sealed.documents(), sealed.ap1_text, adjudication)
 
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 import decimal
 from decimal import Decimal
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypedDict
 
 from apconform.core.stats import Proportion, format_percent
 from apconform.core.stats import proportion as _exact
 
-__all__ = ["rate", "rate_text"]
+__all__ = ["ProportionFigure", "proportion_figure", "rate", "rate_text"]
 
 _DIGITS = decimal.Context(prec=10, rounding=decimal.ROUND_HALF_EVEN)
 
@@ -50,7 +50,29 @@ def rate_text(k: int, n: int, *, failures: bool) -> str:
     return text
 
 
+class ProportionFigure(TypedDict):
+    """A rate as the report writes it (schema class ``ProportionFigure``)."""
+
+    k: str
+    n: str
+    counts: str
+    rate: str
+    clopperPearsonLower: str
+    clopperPearsonUpper: str
+    upperBound95: str
+    wilsonLower: str
+    wilsonUpper: str
+    ruleOfThree: str | None
+    text: str
+
+
 def rate(k: int, n: int, *, failures: bool) -> dict[str, Any] | None:
+    """:func:`proportion_figure` as a plain dict, for callers outside the scorer that take one."""
+    figure = proportion_figure(k, n, failures=failures)
+    return None if figure is None else dict(figure)
+
+
+def proportion_figure(k: int, n: int, *, failures: bool) -> ProportionFigure | None:
     """The rate document, or None when n is 0 (a rate of nothing is not reported as a number)."""
     if n == 0:
         return None

@@ -21,17 +21,20 @@ from typing import Any
 import orjson
 
 from apconform.ap1.inputs.plan import plan_groups
+from apconform.ap1.scoring.adjudication.merged_document import Ap1Adjudication
 from apconform.ap1.scoring.adjudication.sheets import Rows, SheetRow
 from apconform.ap1.scoring.aggregate import Accumulator
 from apconform.ap1.scoring.context import ScoringInputs
-from apconform.ap1.scoring.execution import score_view
+from apconform.ap1.scoring.execution import RECORD_UNSCORABLE, score_view
 from apconform.ap1.scoring.record import RecordUnreadable, read_execution
 from apconform.ap1.scoring.report.document import RunFacts, build_report
+from apconform.ap1.scoring.report.score_report import Ap1ScoreReport
 from apconform.ap1.scoring.results import ExecutionScoreJson
 from apconform.ap1.scoring.rows import TranscriptProblem
 from apconform.ap1.scoring.tally import CellTally
 from apconform.ap1.transcript.chain import GENESIS, record_hash
 from apconform.ap1.transcript.deferral import deferral_cause
+from apconform.core.errors import ApconformError
 from apconform.core.indented import indented_chunks
 from apconform.core.spooled import RowStream, SpooledRows
 
@@ -133,21 +136,28 @@ def execution_line(document: ExecutionScoreJson) -> bytes:
 class ScoreReport:
     """The report document and what is written beside it."""
 
-    document: dict[str, Any]
+    content: Ap1ScoreReport
+    """The report document."""
     sheet_rows: Rows
     """A list, or (for a transcript scored with spooled listings) rows in a temporary file."""
     seal_hash: str
 
+    @property
+    def document(self) -> dict[str, Any]:
+        """:attr:`content` as a plain dict, for callers outside the scorer that take one."""
+        return dict(self.content)
+
     def plain_document(self) -> dict[str, Any]:
         """The document as plain JSON data (listings spooled to disk read back into lists)."""
-        return _plain(self.document)  # type: ignore[no-any-return]
+        plain: dict[str, Any] = _plain(self.content)
+        return plain
 
     def json_text(self) -> str:
         return "".join(self.json_chunks())
 
     def json_chunks(self) -> Iterator[str]:
         """The score-report.json text in pieces, the same bytes as :meth:`json_text`."""
-        yield from indented_chunks(self.document)
+        yield from indented_chunks(self.content)
         yield "\n"
 
 
@@ -185,7 +195,7 @@ class Rescorer:
     inputs: ScoringInputs
     seal: dict[str, Any] | None = None
     ap1_text_sha256: str | None = None
-    adjudication: dict[str, Any] | None = None
+    adjudication: Ap1Adjudication | None = None
     on_execution: Callable[[dict[str, Any]], None] | None = None
     """Called with each execution's score document as a plain dict (for callers outside the
     scorer that take one)."""
@@ -299,7 +309,9 @@ class Rescorer:
             self._stretch_keys.append(view.cell_key)
         try:
             score = score_view(view, self.inputs)
-        except Exception as exc:  # an item outside the sealed set, for one
+        except ApconformError as exc:  # the record names an item outside the sealed set
+            if exc.error_code is not RECORD_UNSCORABLE:
+                raise
             self.acc.record_unreadable(f"line {line}", str(exc))
             return
         self.acc.add(score)
@@ -421,7 +433,7 @@ def rescore_records(
     inputs: ScoringInputs,
     *,
     seal: dict[str, Any] | None = None,
-    adjudication: dict[str, Any] | None = None,
+    adjudication: Ap1Adjudication | None = None,
     ap1_text_sha256: str | None = None,
 ) -> ScoreReport:
     """Re-score in-memory transcript records (each a parsed JSON object)."""

@@ -256,4 +256,4 @@ def run_evidence(run_dir: Path) -> RunEvidence:
         items[row["rowId"]] = _evidence(
             row, routed[cell, row["dimension"]], scores.get(cell), excerpts.get(cell, [])
         )
-    return RunEvidence(report.seal_hash, items, report.document["integrity"]["statement"])
+    return RunEvidence(report.seal_hash, items, report.content["integrity"]["statement"])

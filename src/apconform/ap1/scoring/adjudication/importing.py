@@ -115,4 +115,4 @@ def import_adjudication(
     validate_document(Ap1Adjudication, merged, what="adjudication")  # before anything is written
     text = json.dumps(merged, indent=2, ensure_ascii=False) + "\n"
     create_file(run_dir, ADJUDICATION_FILE, text.encode("utf-8"))
-    return Imported(merged, target, score_run(run_dir))
+    return Imported(dict(merged), target, score_run(run_dir))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from apconform.ap1.scoring.adjudication.sheets import ACCURACY_MARKS, RUBRICS
 from apconform.core.canonical import sha256_hex
@@ -89,7 +89,7 @@ def _text(row_id: str, field: str, value: object) -> str:
     return text
 
 
-def _no_extra(row_id: str, raw: Mapping[str, Any], fields: tuple[str, ...]) -> None:
+def _no_extra(row_id: str, raw: Mapping[str, object], fields: tuple[str, ...]) -> None:
     extra = sorted(str(k) for k in raw if k not in fields)
     if extra:
         raise ApconformError(
@@ -99,7 +99,7 @@ def _no_extra(row_id: str, raw: Mapping[str, Any], fields: tuple[str, ...]) -> N
         )
 
 
-def checked_mark(row_id: str, dimension: str, raw: Mapping[str, Any]) -> dict[str, str]:
+def checked_mark(row_id: str, dimension: str, raw: Mapping[str, object]) -> dict[str, str]:
     """The mark ``raw`` normalised (trimmed, marks upper-cased), or AP1-ADJ-MARK naming the field.
 
     Members other than the four mark fields are refused too, so a misspelt
@@ -134,7 +134,7 @@ def checked_mark(row_id: str, dimension: str, raw: Mapping[str, Any]) -> dict[st
     return mark
 
 
-def checked_settlement(row_id: str, dimension: str, raw: Mapping[str, Any]) -> dict[str, str]:
+def checked_settlement(row_id: str, dimension: str, raw: Mapping[str, object]) -> dict[str, str]:
     """A settled mark (outcome and accuracy from the row's rubric, who settled it, why).
 
     It must give a mark and name who settled it; whether it settles a real

@@ -18,13 +18,18 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from apconform.ap1.scoring.adjudication.agreement import AgreementResult
 from apconform.ap1.scoring.adjudication.filled import read_settlements, read_sheet
 from apconform.ap1.scoring.adjudication.marks import (
     EMPTY_MARK,
-    MARK_FIELDS,
     Completeness,
     completeness,
     marks_sha256,
+)
+from apconform.ap1.scoring.adjudication.merged_document import (
+    AdjudicatedRow,
+    Ap1Adjudication,
+    RowMarks,
 )
 from apconform.core.errors import ApconformError, define_code
 from apconform.core.stats import KAPPA_INTERVAL_METHOD, cohen_kappa, kappa_interval
@@ -73,12 +78,16 @@ class ScorerMarks:
 
 
 def _quantised(value: Decimal | None) -> str | None:
-    return None if value is None else format(value.quantize(_TEN), "f")
+    return None if value is None else _decimal_text(value)
+
+
+def _decimal_text(value: Decimal) -> str:
+    return format(value.quantize(_TEN), "f")
 
 
 def _agreement(
     measure: str, pairs: list[tuple[str, str, str, str]], settled: Mapping[str, str]
-) -> dict[str, Any]:
+) -> AgreementResult:
     if not pairs:
         return {
             "measure": measure,
@@ -102,8 +111,8 @@ def _agreement(
         "kappaInterval": None
         if interval is None
         else {
-            "lower": _quantised(interval.lower),
-            "upper": _quantised(interval.upper),
+            "lower": _decimal_text(interval.lower),
+            "upper": _decimal_text(interval.upper),
             "confidence": "0.95",
             "method": KAPPA_INTERVAL_METHOD,
         },
@@ -116,6 +125,16 @@ def _agreement(
     }
 
 
+def _row_marks(mark: Mapping[str, str]) -> RowMarks:
+    """A scorer's marks of a row, member by member in the order of ``MARK_FIELDS``."""
+    return {
+        "outcome": mark["outcome"],
+        "accuracy": mark["accuracy"],
+        "selectedValue": mark["selectedValue"],
+        "notes": mark["notes"],
+    }
+
+
 def disputed_fields(dimension: str, a: Mapping[str, str], b: Mapping[str, str]) -> tuple[str, ...]:
     """The mark fields both scorers gave and gave differently (outcome; accuracy on D1 rows)."""
     fields = ("outcome", "accuracy") if dimension == "D1" else ("outcome",)
@@ -123,7 +142,7 @@ def disputed_fields(dimension: str, a: Mapping[str, str], b: Mapping[str, str]) 
 
 
 def check_settlement(
-    row: Mapping[str, Any], disputed: tuple[str, ...], s: Mapping[str, str]
+    row: Mapping[str, object], disputed: tuple[str, ...], s: Mapping[str, str]
 ) -> None:
     """Refuse (AP1-ADJ-SETTLE) a settlement that does not give exactly the marks in dispute."""
     row_id = row["rowId"]
@@ -173,7 +192,7 @@ def merge_marks(
     *,
     completed: str | None = None,
     accept_unmarked: bool = False,
-) -> dict[str, Any]:
+) -> Ap1Adjudication:
     """The merged adjudication document (schema ``ap1-adjudication``) of two scorers' marks.
 
     ``key`` is the run's key.json; every row id in the marks must be one of
@@ -192,7 +211,7 @@ def merge_marks(
     if incomplete and not accept_unmarked:
         raise _incomplete_refusal(states)
     settlements = settlements or {}
-    merged_rows = []
+    merged_rows: list[AdjudicatedRow] = []
     pairs: dict[str, list[tuple[str, str, str, str]]] = {}
     settled_by_measure: dict[str, dict[str, str]] = {}
     settlers: set[str] = set()
@@ -221,8 +240,8 @@ def merge_marks(
                 "cellKey": row["cellKey"],
                 "dimension": dimension,
                 "itemId": row["itemId"],
-                "scorer1": {f: a[f] for f in MARK_FIELDS},
-                "scorer2": {f: b[f] for f in MARK_FIELDS},
+                "scorer1": _row_marks(a),
+                "scorer2": _row_marks(b),
                 "agreedOutcome": agreed["outcome"],
                 "agreedAccuracy": agreed["accuracy"],
                 "settlement": None
@@ -240,7 +259,12 @@ def merge_marks(
         "sealHash": key["sealHash"],
         "completed": completed,
         "scorers": [
-            {"scorer": str(n), "name": s.name, "marksSha256": marks_sha256(s.marks)} | c.to_json()
+            {
+                "scorer": str(n),
+                "name": s.name,
+                "marksSha256": marks_sha256(s.marks),
+                **c.to_json(),
+            }
             for n, (s, (_, c)) in enumerate(zip((first, second), states, strict=True), start=1)
         ],
         "acceptedIncomplete": incomplete,
@@ -262,9 +286,10 @@ def merge_sheets(
     completed: str | None = None,
     accept_unmarked: bool = False,
 ) -> dict[str, Any]:
-    """The merged adjudication document of two filled-in sheets (and a settlement sheet)."""
+    """The merged adjudication document of two filled-in sheets (and a settlement sheet), as a
+    plain dict (for the operation that answers with it)."""
     rows = {r["rowId"]: r for r in key["rows"]}
-    return merge_marks(
+    merged = merge_marks(
         key,
         ScorerMarks(names[0], read_sheet(first, rows, "sheet 1")),
         ScorerMarks(names[1], read_sheet(second, rows, "sheet 2")),
@@ -272,3 +297,4 @@ def merge_sheets(
         completed=completed,
         accept_unmarked=accept_unmarked,
     )
+    return dict(merged)

@@ -11,10 +11,18 @@ from __future__ import annotations
 
 from collections import Counter
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING
 
+from apconform.ap1.scoring.adjudication.merged_document import Ap1Adjudication
 from apconform.ap1.scoring.aggregate import Accumulator
-from apconform.ap1.scoring.rates import rate
+from apconform.ap1.scoring.rates import proportion_figure
+
+if TYPE_CHECKING:
+    from apconform.ap1.scoring.report.score_report import (
+        AdjudicationSection,
+        DimensionAdjudication,
+        HumanDimension,
+    )
 
 __all__ = ["STATEMENT", "adjudicated_section", "dimension_adjudication"]
 
@@ -31,10 +39,10 @@ _MEASURES = {
 _SHOWN = Decimal("0.001")
 
 
-def adjudicated_section(acc: Accumulator, merged: dict[str, Any] | None) -> dict[str, Any]:
+def adjudicated_section(acc: Accumulator, merged: Ap1Adjudication | None) -> AdjudicationSection:
     """What went to people, and, once imported, what they agreed (never mixed with automated)."""
     routed = Counter(r["dimension"] for r in acc.routed)
-    out: dict[str, Any] = {
+    out: AdjudicationSection = {
         "routed": str(len(acc.routed)),
         "routedByDimension": [{"outcome": k, "count": str(v)} for k, v in sorted(routed.items())],
         "imported": merged is not None,
@@ -61,7 +69,7 @@ def adjudicated_section(acc: Accumulator, merged: dict[str, Any] | None) -> dict
         if row["agreedAccuracy"] is not None:
             accuracy[row["agreedAccuracy"]] += 1
     correct, incorrect = accuracy["CORRECT"], accuracy["INCORRECT"]
-    by_dimension = [
+    by_dimension: list[HumanDimension] = [
         {
             "dimension": d,
             "n": str(sum(c.values())),
@@ -70,32 +78,31 @@ def adjudicated_section(acc: Accumulator, merged: dict[str, Any] | None) -> dict
         for d, c in sorted(agreed.items())
         if d != "D1"
     ]
-    out.update(
-        scorers=[
-            {
-                "scorer": s["scorer"],
-                "name": s["name"],
-                "marked": s["marked"],
-                "partlyMarked": s["partlyMarked"],
-                "unmarked": s["unmarked"],
-            }
-            for s in merged["scorers"]
-        ],
-        completed=merged["completed"],
-        acceptedIncomplete=merged["acceptedIncomplete"],
-        settledBy=merged["settledBy"],
-        settled=str(settled),
-        adjudicatedDimensions=sorted(dimensions),
-        agreement=merged["agreement"],
-        answerOutcomes=[
-            {"outcome": k, "count": str(v)} for k, v in sorted(agreed.get("D1", Counter()).items())
-        ],
-        accuracy=rate(correct, correct + incorrect, failures=False),
-        noFigure=str(accuracy["NO-FIGURE"]),
-        byDimension=by_dimension,
-        unresolved=str(unresolved),
-        stale=str(stale),
-    )
+    # key by key, in the order the document has always had
+    out["scorers"] = [
+        {
+            "scorer": s["scorer"],
+            "name": s["name"],
+            "marked": s["marked"],
+            "partlyMarked": s["partlyMarked"],
+            "unmarked": s["unmarked"],
+        }
+        for s in merged["scorers"]
+    ]
+    out["completed"] = merged["completed"]
+    out["acceptedIncomplete"] = merged["acceptedIncomplete"]
+    out["settledBy"] = merged["settledBy"]
+    out["settled"] = str(settled)
+    out["adjudicatedDimensions"] = sorted(dimensions)
+    out["agreement"] = merged["agreement"]
+    out["answerOutcomes"] = [
+        {"outcome": k, "count": str(v)} for k, v in sorted(agreed.get("D1", Counter()).items())
+    ]
+    out["accuracy"] = proportion_figure(correct, correct + incorrect, failures=False)
+    out["noFigure"] = str(accuracy["NO-FIGURE"])
+    out["byDimension"] = by_dimension
+    out["unresolved"] = str(unresolved)
+    out["stale"] = str(stale)
     return out
 
 
@@ -109,7 +116,9 @@ def _names(names: list[str]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def dimension_adjudication(section: dict[str, Any], dimension: str) -> dict[str, Any] | None:
+def dimension_adjudication(
+    section: AdjudicationSection, dimension: str
+) -> DimensionAdjudication | None:
     """Who adjudicated ``dimension``, when, and with what agreement; None if people did not."""
     if not section["imported"] or dimension not in section["adjudicatedDimensions"]:
         return None

@@ -301,7 +301,7 @@ class MarkStore:
             self.name, self.signer = name, None if key is None else key.key_id
 
     def put(
-        self, row_id: str, raw: Mapping[str, Any], *, name: str | None, key: Ed25519Key | None
+        self, row_id: str, raw: Mapping[str, object], *, name: str | None, key: Ed25519Key | None
     ) -> tuple[dict[str, str], bool]:
         """Record the mark (or settlement) of a row; (the entry, whether a record was written).
 

@@ -158,7 +158,7 @@ class AdjudicationWorkspace:
         return completeness(((r, self.rows[r]) for r in self.order(slot)), store.entries)
 
     def put_mark(
-        self, slot: int, name: str, row_id: str, raw: Mapping[str, Any]
+        self, slot: int, name: str, row_id: str, raw: Mapping[str, object]
     ) -> tuple[dict[str, str], bool]:
         store = self.scorer(slot, name)
         if self.reconciliation.exists:
@@ -213,7 +213,7 @@ class AdjudicationWorkspace:
                 )
         return out
 
-    def settle(self, row_id: str, raw: Mapping[str, Any]) -> dict[str, str]:
+    def settle(self, row_id: str, raw: Mapping[str, object]) -> dict[str, str]:
         """Record the settled marks of a row in dispute (checked as the merge will check them)."""
         self._opened()
         if row_id not in self.rows:
@@ -228,12 +228,13 @@ class AdjudicationWorkspace:
         return entry
 
     def preview(self, *, completed: str | None = None) -> dict[str, Any]:
-        """The merged document the stores give now (nothing written)."""
+        """The merged document the stores give now (nothing written), as a plain dict."""
         self._opened()
-        return merge_marks(
+        merged = merge_marks(
             self.key,
             self.marks(1),
             self.marks(2),
             self.reconciliation.entries,
             completed=completed,
         )
+        return dict(merged)

@@ -11,9 +11,9 @@ pattern, so the chart reads in greyscale too. Label widths come from
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from apconform.ap1.scoring.report.outline import Chart
+from apconform.ap1.scoring.report.score_report import ItemAnswers, ItemInvocation, OperandStepCount
 from apconform.ap1.scoring.report.text_metrics import FONT_FAMILY, text_width
 from apconform.core.escaping import escape_html
 
@@ -221,7 +221,7 @@ def chart_title(chart: Chart) -> str:
     return _TITLES[chart.kind]
 
 
-def operands_chart(steps: list[Any]) -> Chart:
+def operands_chart(steps: list[OperandStepCount]) -> Chart:
     """The operands chart of the report's operand steps (step, resolution, grounded, count)."""
     bars = [
         (
@@ -233,13 +233,13 @@ def operands_chart(steps: list[Any]) -> Chart:
     return Chart("operands", bars)
 
 
-def answers_chart(rows: list[Any]) -> Chart:
+def answers_chart(rows: list[ItemAnswers]) -> Chart:
     """The answers chart of the report's per-item outcome counts."""
     bars = [(r["itemId"], {c["outcome"]: int(c["count"]) for c in r["outcomes"]}) for r in rows]
     return Chart("answers", bars)
 
 
-def invocation_chart(rows: list[Any]) -> Chart:
+def invocation_chart(rows: list[ItemInvocation]) -> Chart:
     """The invocation chart of the report's per-item, per-condition invocation counts."""
     bars = []
     for r in rows:

@@ -21,8 +21,17 @@ from typing import Any
 from apconform import __version__
 from apconform.ap1.inputs.plan import plan_groups
 from apconform.ap1.inputs.sealed import SEALED_NAMES
+from apconform.ap1.scoring.adjudication.merged_document import Ap1Adjudication
 from apconform.ap1.scoring.aggregate import Accumulator
 from apconform.ap1.scoring.context import ScoringInputs
+from apconform.ap1.scoring.report.score_report import (
+    Ap1ScoreReport,
+    InputCheck,
+    ScoredRun,
+    ScoreIntegrity,
+    ScorerIdentity,
+    StatusCount,
+)
 from apconform.ap1.scoring.report.sections import (
     accuracy_section,
     answers_section,
@@ -33,7 +42,12 @@ from apconform.ap1.scoring.report.sections import (
     reproducibility_section,
     transcription_section,
 )
-from apconform.ap1.scoring.report.summary import dimension_cells, limitations, unmeasured_dimensions
+from apconform.ap1.scoring.report.summary import (
+    MeasuredSections,
+    dimension_cells,
+    limitations,
+    unmeasured_dimensions,
+)
 from apconform.ap1.scoring.rows import TranscriptProblem
 from apconform.ap1.scoring.tally import CellTally
 from apconform.ap1.transcript.origin import run_origin
@@ -68,7 +82,7 @@ def _scorer_source_hash() -> str:
     return digest.hexdigest()
 
 
-def scorer_identity() -> dict[str, str]:
+def scorer_identity() -> ScorerIdentity:
     """Which scorer wrote a report: package version, rules version and a hash of its source."""
     return {
         "name": "apconform-ap1-scorer",
@@ -88,7 +102,8 @@ class RunFacts:
     """What is known about the scored run besides its executions."""
 
     seal: dict[str, Any] | None
-    documents: dict[str, Any]
+    documents: dict[str, object]
+    """The sealed documents as read, by name (hashed and carried into the report)."""
     ap1_text_sha256: str | None
     records: int = 0
     problems: list[TranscriptProblem] = field(default_factory=list)
@@ -98,7 +113,7 @@ class RunFacts:
     duplicates: list[str] = field(default_factory=list)
     finished: bool = False
     run_started: dict[str, Any] | None = None
-    adjudication: dict[str, Any] | None = None
+    adjudication: Ap1Adjudication | None = None
     head_sha256: str = "0" * 64
     """The sha256 the last record read carries: with ``records``, what the report scored."""
     deferrals: Counter[str] = field(default_factory=Counter)
@@ -106,9 +121,9 @@ class RunFacts:
     deferral_causes: Counter[str] = field(default_factory=Counter)
 
 
-def _integrity(facts: RunFacts, inputs: ScoringInputs) -> dict[str, Any]:
+def _integrity(facts: RunFacts, inputs: ScoringInputs) -> ScoreIntegrity:
     seal = facts.seal
-    checks = []
+    checks: list[InputCheck] = []
     for name in SEALED_NAMES:
         actual = sha256_hex(facts.documents[name])
         sealed = seal["inputs"][name]["sha256"] if seal is not None else None
@@ -130,7 +145,7 @@ def _integrity(facts: RunFacts, inputs: ScoringInputs) -> dict[str, Any]:
                 "matches": None if sealed_text is None else sealed_text == facts.ap1_text_sha256,
             }
         )
-    differ = [str(c["name"]) for c in checks if c["matches"] is False]
+    differ = [c["name"] for c in checks if c["matches"] is False]
     seal_hash = seal["sealHash"] if seal is not None else None
     foreign = sorted(h for h in facts.seal_hashes if h != seal_hash) if seal_hash else []
     if seal is None:
@@ -188,10 +203,10 @@ def _integrity(facts: RunFacts, inputs: ScoringInputs) -> dict[str, Any]:
     }
 
 
-def _run(facts: RunFacts, inputs: ScoringInputs) -> dict[str, Any]:
+def _run(facts: RunFacts, inputs: ScoringInputs) -> ScoredRun:
     config = inputs.inputs.config.model
     started = facts.run_started or {}
-    run = {
+    run: ScoredRun = {
         "sealHash": facts.seal["sealHash"] if facts.seal is not None else None,
         "endpointUrl": config.endpoint.url,
         "model": config.endpoint.model,
@@ -205,14 +220,14 @@ def _run(facts: RunFacts, inputs: ScoringInputs) -> dict[str, Any]:
     return run
 
 
-def build_report(acc: Accumulator, inputs: ScoringInputs, facts: RunFacts) -> dict[str, Any]:
+def build_report(acc: Accumulator, inputs: ScoringInputs, facts: RunFacts) -> Ap1ScoreReport:
     """The complete score report document."""
     from apconform.ap1.scoring.adjudication.section import (
         adjudicated_section,
         dimension_adjudication,
     )
 
-    sections = {
+    sections: MeasuredSections = {
         "accuracy": accuracy_section(acc, inputs),
         "reproducibility": reproducibility_section(acc, inputs),
         "invocation": invocation_section(acc, inputs),
@@ -237,7 +252,7 @@ def build_report(acc: Accumulator, inputs: ScoringInputs, facts: RunFacts) -> di
         "seal": facts.seal,
         "configuration": facts.documents["config"],
         "dimensions": dimensions,
-        "statusCounts": [{"status": k, "count": str(v)} for k, v in sorted(_statuses(acc).items())],
+        "statusCounts": _status_counts(acc),
         "nonOutcomeCells": plain_rows(acc.non_outcome),
         "unreadableRecords": acc.unreadable,
         **sections,
@@ -245,6 +260,10 @@ def build_report(acc: Accumulator, inputs: ScoringInputs, facts: RunFacts) -> di
         "unmeasured": unmeasured_dimensions(inputs, acc),
         "limitations": limitations(),
     }
+
+
+def _status_counts(acc: Accumulator) -> list[StatusCount]:
+    return [{"status": k, "count": str(v)} for k, v in sorted(_statuses(acc).items())]
 
 
 def _statuses(acc: Accumulator) -> dict[str, int]:

@@ -15,11 +15,11 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter
-from typing import Any
 
 from apconform.ap1.scoring.report.charts import chart_svg, chart_title
 from apconform.ap1.scoring.report.layout import layout
 from apconform.ap1.scoring.report.outline import Block, Cell, Formula, more_rows_text
+from apconform.ap1.scoring.report.score_report import Ap1ScoreReport
 from apconform.core.escaping import escape_html
 
 __all__ = ["COLLAPSE_AT", "render_html"]
@@ -163,7 +163,7 @@ def _table(block: Block) -> str:
     return out
 
 
-def render_html(doc: dict[str, Any]) -> str:
+def render_html(doc: Ap1ScoreReport) -> str:
     """The report as one HTML page."""
     e = escape_html
     sections = layout(doc)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TypeVar
 
 from apconform.ap1.scoring.report.charts import answers_chart, invocation_chart, operands_chart
 from apconform.ap1.scoring.report.outline import LIST_LIMIT as _LIST_LIMIT
@@ -18,13 +18,21 @@ from apconform.ap1.scoring.report.outline import Cell, CutRows, Formula, Section
 from apconform.ap1.scoring.report.outline import counts_text as _c
 from apconform.ap1.scoring.report.outline import optional as _n
 from apconform.ap1.scoring.report.outline import rate_text as _r
+from apconform.ap1.scoring.report.score_report import (
+    Ap1ScoreReport,
+    DimensionCell,
+    InvocationSection,
+)
 from apconform.core.spooled import RowStream
 
 __all__ = ["layout"]
 
 
+_Row = TypeVar("_Row")
+
+
 def _listing(
-    rows: list[Any] | RowStream, convert: Callable[[Any], list[Cell]]
+    rows: list[_Row] | RowStream, convert: Callable[[_Row], list[Cell]]
 ) -> Sequence[list[Cell]]:
     """A cut table's rows: all of a list, or the first ones of rows spooled to disk."""
     if isinstance(rows, list):
@@ -33,7 +41,7 @@ def _listing(
 
 
 def _streamed(
-    rows: list[Any] | RowStream, convert: Callable[[Any], list[Cell]]
+    rows: list[_Row] | RowStream, convert: Callable[[_Row], list[Cell]]
 ) -> Sequence[list[Cell]]:
     """A table's rows: all of a list, or rows spooled to disk read as the rendering needs them."""
     if isinstance(rows, RowStream):
@@ -41,7 +49,7 @@ def _streamed(
     return [convert(row) for row in rows]
 
 
-def _work_for_people(doc: dict[str, Any]) -> str:
+def _work_for_people(doc: Ap1ScoreReport) -> str:
     """The three counts of work sent to people, each defined once, and how they relate."""
     adj = doc["adjudication"]
     rows = _c(adj["routedByDimension"])
@@ -58,7 +66,7 @@ def _work_for_people(doc: dict[str, Any]) -> str:
     )
 
 
-def _head(doc: dict[str, Any]) -> list[Section]:
+def _head(doc: Ap1ScoreReport) -> list[Section]:
     run, scorer, integrity = doc["run"], doc["scorer"], doc["integrity"]
     top = Section("AP-1 score report")
     top.p(doc["profileStatement"])
@@ -153,7 +161,7 @@ def _head(doc: dict[str, Any]) -> list[Section]:
     return [top, profile, facts, check, cells]
 
 
-def _accuracy(doc: dict[str, Any]) -> Section:
+def _accuracy(doc: Ap1ScoreReport) -> Section:
     a = doc["accuracy"]
     s = Section("D1 accuracy")
     s.p(
@@ -192,7 +200,7 @@ def _accuracy(doc: dict[str, Any]) -> Section:
     return s
 
 
-def _reproducibility(doc: dict[str, Any]) -> Section:
+def _reproducibility(doc: Ap1ScoreReport) -> Section:
     d = doc["reproducibility"]
     s = Section("D2 reproducibility")
     s.p(
@@ -235,7 +243,7 @@ def _yes_no(value: bool | None) -> Cell:
     return "" if value is None else value
 
 
-def _drop_ratio(v: dict[str, Any]) -> Formula:
+def _drop_ratio(v: InvocationSection) -> Formula:
     """The drop ratio as a formula: its definition, its value and the rates it is made of."""
     base, removed = v["byCondition"]
     ratio = v["dropRatio"]
@@ -253,7 +261,7 @@ def _drop_ratio(v: dict[str, Any]) -> Formula:
     }
 
 
-def _invocation(doc: dict[str, Any]) -> Section:
+def _invocation(doc: Ap1ScoreReport) -> Section:
     v = doc["invocation"]
     s = Section("D7.1 invocation (evidence class EV-2)")
     s.table(
@@ -301,7 +309,7 @@ def _invocation(doc: dict[str, Any]) -> Section:
     return s
 
 
-def _provenance(doc: dict[str, Any]) -> Section:
+def _provenance(doc: Ap1ScoreReport) -> Section:
     """D7.2(a), with the operand chart and the originated-operand audit."""
     p = doc["operandProvenance"]
     s = Section("D7.2(a) operand provenance (evidence class EV-2)")
@@ -345,7 +353,7 @@ def _provenance(doc: dict[str, Any]) -> Section:
     return s
 
 
-def _operations(doc: dict[str, Any]) -> Section:
+def _operations(doc: Ap1ScoreReport) -> Section:
     """D7.2(b), per call and per session, with the split of wrong operations."""
     o = doc["operationCorrectness"]
     split = o["wrongSplit"]
@@ -367,7 +375,7 @@ def _operations(doc: dict[str, Any]) -> Section:
     return s
 
 
-def _transcription(doc: dict[str, Any]) -> list[Section]:
+def _transcription(doc: Ap1ScoreReport) -> list[Section]:
     """D7.3 and release coverage, with every altered and ungoverned release."""
     t, c = doc["transcription"], doc["releaseCoverage"]
     s = Section("D7.3 transcription (evidence class EV-2)")
@@ -390,13 +398,13 @@ def _transcription(doc: dict[str, Any]) -> list[Section]:
     return [s, r]
 
 
-def _adjudicated(cell: dict[str, Any]) -> str:
+def _adjudicated(cell: DimensionCell) -> str:
     """A dimension's adjudication line (who, when, kappa), when people adjudicated it."""
     adjudication = cell.get("adjudication")
     return "" if adjudication is None else str(adjudication["statement"])
 
 
-def _answers(doc: dict[str, Any]) -> list[Section]:
+def _answers(doc: Ap1ScoreReport) -> list[Section]:
     """Answer-level outcomes per item (with the chart) and the human adjudication."""
     a, adj = doc["answers"], doc["adjudication"]
     s = Section("Answer-level outcomes (AP-1 §6.8)")
@@ -471,7 +479,7 @@ def _answers(doc: dict[str, Any]) -> list[Section]:
     return [s, h]
 
 
-def layout(doc: dict[str, Any]) -> list[Section]:
+def layout(doc: Ap1ScoreReport) -> list[Section]:
     """Every section of the report, in reading order."""
     sections = _head(doc)
     sections += [

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from apconform.ap1.scoring.report.layout import layout
 from apconform.ap1.scoring.report.outline import Cell, more_rows_text
+from apconform.ap1.scoring.report.score_report import Ap1ScoreReport
 from apconform.core.escaping import markdown_cell, markdown_fence, markdown_text
 
 __all__ = ["render_markdown"]
@@ -15,7 +14,7 @@ def _cell(value: Cell) -> str:
     return markdown_cell(value)
 
 
-def render_markdown(doc: dict[str, Any]) -> str:
+def render_markdown(doc: Ap1ScoreReport) -> str:
     """The report as Markdown."""
     lines: list[str] = []
     for number, section in enumerate(layout(doc)):

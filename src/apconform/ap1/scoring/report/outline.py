@@ -6,6 +6,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypedDict, overload
 
+from apconform.ap1.scoring.rates import ProportionFigure
+from apconform.ap1.scoring.report.score_report import OutcomeCount
 from apconform.core.spooled import RowStream
 
 __all__ = [
@@ -172,12 +174,12 @@ def more_rows_text(count: int) -> str:
     return f"({count} more row(s) in score-report.json.)"
 
 
-def counts_text(counts: list[dict[str, str]]) -> str:
+def counts_text(counts: list[OutcomeCount]) -> str:
     return ", ".join(f"{c['outcome']} {c['count']}" for c in counts) or "none"
 
 
-def rate_text(rate: dict[str, Any] | None) -> str:
-    return "n = 0 (no rate)" if rate is None else str(rate["text"])
+def rate_text(rate: ProportionFigure | None) -> str:
+    return "n = 0 (no rate)" if rate is None else rate["text"]
 
 
 def optional(value: object) -> str:

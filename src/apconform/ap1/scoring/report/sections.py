@@ -10,12 +10,33 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from decimal import Decimal
-from typing import Any
 
 from apconform.ap1.scoring.aggregate import Accumulator, Cell
 from apconform.ap1.scoring.context import ScoringInputs
 from apconform.ap1.scoring.measures.reproducibility import D2_MINIMUM_RUNS, d2_cap, mechanism_class
-from apconform.ap1.scoring.rates import rate
+from apconform.ap1.scoring.rates import proportion_figure
+from apconform.ap1.scoring.report.score_report import (
+    AccuracyNumbers,
+    AccuracySection,
+    AnswersSection,
+    CategoryAccuracy,
+    CoverageNumbers,
+    CoverageSection,
+    DropRatioFigure,
+    EchoFinding,
+    InvocationNumbers,
+    InvocationSection,
+    OperandStepCount,
+    OperationNumbers,
+    OperationSection,
+    OutcomeCount,
+    ProvenanceNumbers,
+    ProvenanceSection,
+    ReproducibilitySection,
+    SurfaceCell,
+    TranscriptionNumbers,
+    TranscriptionSection,
+)
 from apconform.core.spooled import plain_rows
 
 __all__ = [
@@ -36,7 +57,7 @@ __all__ = [
 CONDITIONS = ("base", "instruction-removed")
 
 
-def counts(counter: Counter[str]) -> list[dict[str, str]]:
+def counts(counter: Counter[str]) -> list[OutcomeCount]:
     """[{"outcome", "count"}] sorted by outcome, zero counts left out."""
     return [{"outcome": k, "count": str(v)} for k, v in sorted(counter.items()) if v]
 
@@ -62,7 +83,7 @@ def _cells(acc: Accumulator, item: str) -> Iterable[Cell]:
     return (acc.cells[(item, c)] for c in CONDITIONS if (item, c) in acc.cells)
 
 
-def _accuracy_numbers(counter: Counter[str]) -> dict[str, Any]:
+def _accuracy_numbers(counter: Counter[str]) -> AccuracyNumbers:
     correct, incorrect = counter["CORRECT"], counter["INCORRECT"]
     return {
         "correct": str(correct),
@@ -70,11 +91,11 @@ def _accuracy_numbers(counter: Counter[str]) -> dict[str, Any]:
         "noFigure": str(counter["NO-FIGURE"]),
         "adjudicated": str(counter["ADJUDICATE"]),
         "unmeasurable": str(counter["UNMEASURABLE"]),
-        "rate": rate(correct, correct + incorrect, failures=False),
+        "rate": proportion_figure(correct, correct + incorrect, failures=False),
     }
 
 
-def accuracy_section(acc: Accumulator, inputs: ScoringInputs) -> dict[str, Any]:
+def accuracy_section(acc: Accumulator, inputs: ScoringInputs) -> AccuracySection:
     """D1, auto-scored and adjudicated apart, per category (10 items to claim), item, condition."""
     pooled = total(acc, "accuracy")
     exact = sum(cell.exact_at_precision for cell in acc.cells.values())
@@ -82,7 +103,7 @@ def accuracy_section(acc: Accumulator, inputs: ScoringInputs) -> dict[str, Any]:
     for item in inputs.inputs.questions.items:
         if item.derivable:
             categories.setdefault(item.category, []).append(item.id)
-    per_category = []
+    per_category: list[CategoryAccuracy] = []
     for category, members in categories.items():
         counter: Counter[str] = Counter()
         for item_id in members:
@@ -116,7 +137,7 @@ def accuracy_section(acc: Accumulator, inputs: ScoringInputs) -> dict[str, Any]:
     }
 
 
-def _invocation_numbers(counter: Counter[str]) -> dict[str, Any]:
+def _invocation_numbers(counter: Counter[str]) -> InvocationNumbers:
     invoked, missed = counter["EV-2 INVOKED"], counter["EV-2 NOT-INVOKED"]
     return {
         "ev2": str(invoked + missed),
@@ -126,11 +147,11 @@ def _invocation_numbers(counter: Counter[str]) -> dict[str, Any]:
         "ev0": str(counter["EV-0"]),
         "unmeasured": str(counter["UNMEASURED"]),
         "void": str(counter["VOID"]),
-        "failureRate": rate(missed, invoked + missed, failures=True),
+        "failureRate": proportion_figure(missed, invoked + missed, failures=True),
     }
 
 
-def _drop_ratio(acc: Accumulator) -> dict[str, Any]:
+def _drop_ratio(acc: Accumulator) -> DropRatioFigure:
     base = total(acc, "evidence", condition="base")
     removed = total(acc, "evidence", condition="instruction-removed")
     n_base = base["EV-2 INVOKED"] + base["EV-2 NOT-INVOKED"]
@@ -151,7 +172,7 @@ def _drop_ratio(acc: Accumulator) -> dict[str, Any]:
     }
 
 
-def invocation_section(acc: Accumulator, inputs: ScoringInputs) -> dict[str, Any]:
+def invocation_section(acc: Accumulator, inputs: ScoringInputs) -> InvocationSection:
     """D7.1 and D7.1b per condition, per item and condition, with the drop ratio."""
     varies = str(inputs.inputs.config.model.conditions.varies)
     return {
@@ -176,16 +197,16 @@ def invocation_section(acc: Accumulator, inputs: ScoringInputs) -> dict[str, Any
     }
 
 
-def _transcription_numbers(counter: Counter[str]) -> dict[str, Any]:
+def _transcription_numbers(counter: Counter[str]) -> TranscriptionNumbers:
     exact = counter["TRANSCRIBED-EXACT"]
     altered = sum(v for k, v in counter.items() if k.startswith("TRANSCRIBED-ALTERED"))
     return {
         "outcomes": counts(counter),
-        "alteredRate": rate(altered, exact + altered, failures=True),
+        "alteredRate": proportion_figure(altered, exact + altered, failures=True),
     }
 
 
-def transcription_section(acc: Accumulator, inputs: ScoringInputs) -> dict[str, Any]:
+def transcription_section(acc: Accumulator, inputs: ScoringInputs) -> TranscriptionSection:
     """D7.3 pooled and per item, with every altered release."""
     return {
         **_transcription_numbers(total(acc, "transcription")),
@@ -197,15 +218,15 @@ def transcription_section(acc: Accumulator, inputs: ScoringInputs) -> dict[str, 
     }
 
 
-def _coverage_numbers(counter: Counter[str]) -> dict[str, Any]:
+def _coverage_numbers(counter: Counter[str]) -> CoverageNumbers:
     governed, partial = counter["GOVERNED-RELEASE"], counter["PARTIALLY-GOVERNED"]
     return {
         "outcomes": counts(counter),
-        "partialRate": rate(partial, governed + partial, failures=True),
+        "partialRate": proportion_figure(partial, governed + partial, failures=True),
     }
 
 
-def coverage_section(acc: Accumulator, inputs: ScoringInputs) -> dict[str, Any]:
+def coverage_section(acc: Accumulator, inputs: ScoringInputs) -> CoverageSection:
     """Release coverage pooled and per item, with every ungoverned figure."""
     return {
         **_coverage_numbers(total(acc, "coverage")),
@@ -234,22 +255,22 @@ _LADDER = (
 _SURFACES = ("figures", "toolArguments", "prose")
 
 
-def _provenance_numbers(counter: Counter[str]) -> dict[str, Any]:
+def _provenance_numbers(counter: Counter[str]) -> ProvenanceNumbers:
     grounded = counter["OPERANDS-GROUNDED"]
     originated = counter["OPERAND-ORIGINATED"]
     unobservable = counter["OPERANDS-UNOBSERVABLE"]
     return {
         "invocations": counts(counter),
-        "originatedRate": rate(originated, grounded + originated, failures=True),
+        "originatedRate": proportion_figure(originated, grounded + originated, failures=True),
         "unobservable": str(unobservable),
         "observable": str(grounded + originated),
     }
 
 
-def provenance_section(acc: Accumulator, inputs: ScoringInputs) -> dict[str, Any]:
+def provenance_section(acc: Accumulator, inputs: ScoringInputs) -> ProvenanceSection:
     """D7.2(a): per invocation, per execution, per operand step, per item; the audit listing."""
     operands = total(acc, "operands")
-    steps = []
+    steps: list[OperandStepCount] = []
     for label in _LADDER:
         step, resolution = label.split(" ", 1)
         steps.append(
@@ -288,12 +309,15 @@ def provenance_section(acc: Accumulator, inputs: ScoringInputs) -> dict[str, Any
     }
 
 
-def _operation_numbers(counter: Counter[str]) -> dict[str, Any]:
+def _operation_numbers(counter: Counter[str]) -> OperationNumbers:
     correct, wrong = counter["OPERATION-CORRECT"], counter["WRONG-OPERATION"]
-    return {"calls": counts(counter), "wrongRate": rate(wrong, correct + wrong, failures=True)}
+    return {
+        "calls": counts(counter),
+        "wrongRate": proportion_figure(wrong, correct + wrong, failures=True),
+    }
 
 
-def operation_section(acc: Accumulator, inputs: ScoringInputs) -> dict[str, Any]:
+def operation_section(acc: Accumulator, inputs: ScoringInputs) -> OperationSection:
     """D7.2(b): session and per-call outcomes, reclassifications, the WRONG-OPERATION split."""
     split = total(acc, "wrong_split")
     return {
@@ -319,7 +343,7 @@ def operation_section(acc: Accumulator, inputs: ScoringInputs) -> dict[str, Any]
     }
 
 
-def answers_section(acc: Accumulator, inputs: ScoringInputs) -> dict[str, Any]:
+def answers_section(acc: Accumulator, inputs: ScoringInputs) -> AnswersSection:
     """§6.8 answer-level outcomes decided automatically, statuses, and what went to humans."""
     pooled = total(acc, "answers")
     return {
@@ -346,10 +370,10 @@ def _cap(inputs: ScoringInputs) -> str | None:
     return d2_cap({c: config.condition(c).sampling for c in CONDITIONS})
 
 
-def reproducibility_section(acc: Accumulator, inputs: ScoringInputs) -> dict[str, Any]:
+def reproducibility_section(acc: Accumulator, inputs: ScoringInputs) -> ReproducibilitySection:
     """D2 per item, condition and surface, the parameter echo and its findings."""
     cap = _cap(inputs)
-    cells = []
+    cells: list[SurfaceCell] = []
     for item in item_ids(inputs, acc):
         for condition in CONDITIONS:
             cell = acc.cells.get((item, condition))
@@ -377,7 +401,7 @@ def reproducibility_section(acc: Accumulator, inputs: ScoringInputs) -> dict[str
                         "reason": reason,
                     }
                 )
-    findings = [
+    findings: list[EchoFinding] = [
         {
             "parameter": parameter,
             "finding": finding,

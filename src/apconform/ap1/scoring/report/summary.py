@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Literal, TypedDict
 
 from apconform.ap1.scoring.aggregate import Accumulator
 from apconform.ap1.scoring.context import ScoringInputs
+from apconform.ap1.scoring.rates import ProportionFigure
+from apconform.ap1.scoring.report.score_report import (
+    AccuracySection,
+    AdjudicationSection,
+    AnswersSection,
+    CoverageSection,
+    DimensionCell,
+    InvocationSection,
+    OperationSection,
+    ProvenanceSection,
+    ReproducibilitySection,
+    TranscriptionSection,
+    UnmeasuredDimension,
+)
 
-__all__ = ["dimension_cells", "limitations", "unmeasured_dimensions"]
+__all__ = ["MeasuredSections", "dimension_cells", "limitations", "unmeasured_dimensions"]
 
 _EV2 = "EV-2"
 _NOT_INVOCATION = (
@@ -26,7 +40,7 @@ def _cell(
     summary: str,
     reason: str = "",
     evidence: str | None = _EV2,
-) -> dict[str, Any]:
+) -> DimensionCell:
     return {
         "dimension": dimension,
         "name": name,
@@ -41,8 +55,14 @@ def _cell(
 
 
 def _rate_cell(
-    dimension: str, name: str, block: dict[str, Any] | None, *, claimed: bool, empty: str, what: str
-) -> dict[str, Any]:
+    dimension: str,
+    name: str,
+    block: ProportionFigure | None,
+    *,
+    claimed: bool,
+    empty: str,
+    what: str,
+) -> DimensionCell:
     if block is None:
         return _cell(
             dimension, name, "UNMEASURED", claimed=claimed, n="0", summary="", reason=empty
@@ -57,13 +77,41 @@ def _rate_cell(
     )
 
 
-# (label, name, section, rate member, text when n is 0, what the rate counts) of the D7 rates.
-_D7_RATES = (
+class MeasuredSections(TypedDict):
+    """The measured sections of the report, by their member names in the document."""
+
+    accuracy: AccuracySection
+    reproducibility: ReproducibilitySection
+    invocation: InvocationSection
+    operandProvenance: ProvenanceSection
+    operationCorrectness: OperationSection
+    transcription: TranscriptionSection
+    releaseCoverage: CoverageSection
+    answers: AnswersSection
+
+
+_D7Section = Literal[
+    "operandProvenance", "operationCorrectness", "transcription", "releaseCoverage"
+]
+
+
+def _d7_rate(sections: MeasuredSections, section: _D7Section) -> ProportionFigure | None:
+    """The rate of one D7 section (the member each section gives its rate under)."""
+    if section == "operandProvenance":
+        return sections["operandProvenance"]["originatedRate"]
+    if section == "operationCorrectness":
+        return sections["operationCorrectness"]["wrongRate"]
+    if section == "transcription":
+        return sections["transcription"]["alteredRate"]
+    return sections["releaseCoverage"]["partialRate"]
+
+
+# (label, name, section, text when n is 0, what the rate counts) of the D7 rates.
+_D7_RATES: tuple[tuple[str, str, _D7Section, str, str], ...] = (
     (
         "D7.2(a)",
         "Operand provenance",
         "operandProvenance",
-        "originatedRate",
         "no observable invocation",
         "invocations with an originated operand",
     ),
@@ -71,7 +119,6 @@ _D7_RATES = (
         "D7.2(b)",
         "Operation correctness",
         "operationCorrectness",
-        "wrongRate",
         "no evaluable call",
         "wrong operations",
     ),
@@ -79,7 +126,6 @@ _D7_RATES = (
         "D7.3",
         "Transcription",
         "transcription",
-        "alteredRate",
         "no released figure with a return to compare",
         "altered",
     ),
@@ -87,7 +133,6 @@ _D7_RATES = (
         "D7.3 coverage",
         "Release coverage",
         "releaseCoverage",
-        "partialRate",
         "no matching released figure with returns",
         "partially governed",
     ),
@@ -95,13 +140,13 @@ _D7_RATES = (
 
 
 def dimension_cells(
-    sections: dict[str, Any], adjudication: dict[str, Any], inputs: ScoringInputs
-) -> list[dict[str, Any]]:
+    sections: MeasuredSections, adjudication: AdjudicationSection, inputs: ScoringInputs
+) -> list[DimensionCell]:
     """One row per dimension and D7 sub-measure, in AP-1 order."""
     claimed = set(inputs.claimed)
     d7 = "D7" in claimed
     accuracy = sections["accuracy"]
-    cells = []
+    cells: list[DimensionCell] = []
     d1 = accuracy["rate"]
     human = adjudication.get("accuracy")
     human_text = f"; human-adjudicated: {human['text']}" if human else ""
@@ -181,9 +226,9 @@ def dimension_cells(
                 what="not invoked",
             )
         )
-    for label, name, section, rate, empty, what in _D7_RATES:
+    for label, name, section, empty, what in _D7_RATES:
         cells.append(
-            _rate_cell(label, name, sections[section][rate], claimed=d7, empty=empty, what=what)
+            _rate_cell(label, name, _d7_rate(sections, section), claimed=d7, empty=empty, what=what)
         )
     cells.append(
         _cell(
@@ -213,7 +258,7 @@ def dimension_cells(
     return cells
 
 
-def unmeasured_dimensions(inputs: ScoringInputs, acc: Accumulator) -> list[dict[str, str]]:
+def unmeasured_dimensions(inputs: ScoringInputs, acc: Accumulator) -> list[UnmeasuredDimension]:
     """D3 to D6 and D7.4, each with why the instrument does not measure it."""
     items = inputs.inputs.questions.items
     adversarial = sum(1 for i in items if "adversarialClass" in i.model_fields_set)
