@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Literal, NotRequired, TypedDict
 
+from apconform.ap1.importers.reference.import_record import DroppedClaim
 from apconform.ap1.scoring.rows import SheetKey
 
 __all__ = [
@@ -167,7 +168,7 @@ class ImportedRun(TypedDict):
     sealHash: str
     configuration: Mapping[str, object]
     conversions: list[str]
-    droppedClaims: list[dict[str, str]]
+    droppedClaims: list[DroppedClaim]
     groundTruthChecks: Sequence[Mapping[str, object]]
     executions: list[Mapping[str, object]]
     verdicts: list[Mapping[str, object]]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from apconform.ap1.importers.reference.comparison import compare_execution
+from apconform.ap1.importers.reference.comparison import checked_verdict, compare_execution
 from apconform.ap1.importers.reference.conversion import convert_reference_run
 from apconform.ap1.inputs.config import load_config
 from apconform.ap1.inputs.plan import CONDITIONS
@@ -73,7 +73,8 @@ def compare_reference_execution_op(value: object) -> Mapping[str, object]:
     given = value.get("returns") or []
     returns = [decimal_member(r, "$.returns") for r in given]
     august = value.get("august") is True
-    return compare_execution(prepared, ours, member(value, "verdict", dict), returns, august=august)
+    verdict = checked_verdict(member(value, "verdict", dict), "the verdict")
+    return compare_execution(prepared, ours, verdict, returns, august=august)
 
 
 @guarded("ap1.d2_cap", inputs={"/config": "ap1-config"})

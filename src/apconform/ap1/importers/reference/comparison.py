@@ -153,8 +153,12 @@ def _verdicts(run_dir: Path) -> Iterator[ReferenceVerdict]:
                 raise ApconformError(
                     NOT_IMPORTED, f"{run_dir / VERDICTS_FILE} line {number} is not a verdict"
                 )
-            where = f"{run_dir / VERDICTS_FILE} line {number}"
-            yield _verdict(validate_document(Ap1ReferenceVerdict, value, what=where))
+            yield checked_verdict(value, f"{run_dir / VERDICTS_FILE} line {number}")
+
+
+def checked_verdict(value: object, what: str) -> ReferenceVerdict:
+    """A reference verdict checked against its schema (``what`` names it in a refusal)."""
+    return _verdict(validate_document(Ap1ReferenceVerdict, value, what=what))
 
 
 def _verdict(checked: Ap1ReferenceVerdict) -> ReferenceVerdict:
