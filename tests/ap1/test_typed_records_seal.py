@@ -4,16 +4,22 @@ exactly that class's JSON members, the optional ones as NotRequired (issue 28)."
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import NotRequired, get_origin, get_type_hints
 
 import pytest
 from pydantic import BaseModel
 
 from apconform.ap1.calculator.evaluator import CALCULATOR_LIMITS, CalculatorLimits
+from apconform.ap1.inputs.files import example_paths, load_inputs
 from apconform.ap1.inputs.sealed import SEALED_NAMES
 from apconform.ap1.seal import records as seal_records
+from apconform.ap1.seal.build import build_seal
 from apconform.ap1.transcript import records as transcript_records
+from apconform.ap1.transcript.chain import TranscriptWriter
+from apconform.ap1.transcript.verify import ProblemJson, verify_transcript
 from apconform.models import ap1 as models
+from apconform.models import ap1_operations
 
 MIRRORS: list[tuple[type, type[BaseModel]]] = [
     (transcript_records.TranscriptRecord, models.Ap1TranscriptRecord),
@@ -33,6 +39,7 @@ MIRRORS: list[tuple[type, type[BaseModel]]] = [
     (seal_records.DeclaredConstantJson, models.DeclaredConstant),
     (seal_records.RunPlanJson, models.RunPlan),
     (seal_records.EvidenceJson, models.EvidenceDeclaration),
+    (ProblemJson, ap1_operations.TranscriptFault),
 ]
 
 
@@ -93,3 +100,22 @@ def test_the_calculator_limits_validate_as_the_seal_declares_them() -> None:
         "maxAdjustedExponent",
         "functions",
     ]
+
+
+def test_a_seal_is_built_in_the_order_its_type_names_its_members() -> None:
+    record = build_seal(load_inputs(example_paths()), sealed_at="2026-01-01T00:00:00Z")
+    models.Ap1Seal.model_validate(record)
+    assert list(record) == [k for k in get_type_hints(seal_records.SealRecord) if k != "signature"]
+
+
+def test_a_written_record_reads_back_as_the_record_written(tmp_path: Path) -> None:
+    path = tmp_path / "transcript.jsonl"
+    stopped: dict[str, object] = {"reason": "stopped", "cellsRecorded": "0", "cellsRemaining": "1"}
+    with TranscriptWriter(path, "ab" * 32) as writer:
+        written = writer.append("run-stopped", stopped)
+    header = list(get_type_hints(transcript_records.UnhashedRecord))[:6]
+    assert header[0] == "schemaVersion" and header[-1] == "prevSha256"
+    assert list(written) == [*header, "runStopped", "sha256"]
+    report = verify_transcript(path)
+    assert report.problems == []
+    assert report.records == [written]
