@@ -22,7 +22,6 @@ from __future__ import annotations
 import base64
 import re
 from collections.abc import Iterable
-from typing import Any
 
 __all__ = ["MASK", "Masker", "looks_like_credential", "mask_text", "secret_pattern"]
 
@@ -175,7 +174,13 @@ class Masker:
         """The text with the known secrets (in every encoding) replaced, nothing else."""
         return text if self._pattern is None else self._pattern.sub(MASK, text)
 
-    def mask_value(self, value: Any) -> Any:
+    def mask_object(self, value: dict[str, object]) -> dict[str, object]:
+        """:meth:`mask_value` of a JSON object (the object itself when no secret is known)."""
+        if self._pattern is None:
+            return value
+        return {self.mask_secrets(k): self.mask_value(v) for k, v in value.items()}
+
+    def mask_value(self, value: object) -> object:
         """A copy of a JSON value with the known secrets masked in every string and member name."""
         if self._pattern is None:
             return value

@@ -171,7 +171,8 @@ class ClaimBody(_Body):
 
 class MarkBody(_Body):
     name: str = Field(min_length=1, max_length=200)
-    mark: dict[str, Any]
+    mark: dict[str, object]
+    """The mark as the page sends it (checked member by member when it is stored)."""
 
 
 class SettleBody(_Body):
@@ -303,7 +304,7 @@ class Desk:
                 "mark": dict(self.workspace.stores[slot].mark(row_id)),
             }
 
-    def mark(self, slot: int, name: str, row_id: str, raw: dict[str, Any]) -> Marked:
+    def mark(self, slot: int, name: str, row_id: str, raw: dict[str, object]) -> Marked:
         with self.lock:
             self.workspace.refresh()
             self._slot(slot, name)

@@ -15,6 +15,7 @@ import decimal
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import TypedDict
 
 from apconform.ap1.calculator.grammar import (
     MAX_EXPRESSION_CHARS,
@@ -37,7 +38,14 @@ from apconform.ap1.numbers import (
 )
 from apconform.core.canonical import canonical_text
 
-__all__ = ["CALCULATOR_LIMITS", "FUNCTIONS", "CalcResult", "Calculator", "calculate"]
+__all__ = [
+    "CALCULATOR_LIMITS",
+    "FUNCTIONS",
+    "CalcResult",
+    "Calculator",
+    "CalculatorLimits",
+    "calculate",
+]
 
 MAX_EXPONENT = 1000
 MAX_ADJUSTED_EXPONENT = 100
@@ -59,7 +67,18 @@ FUNCTIONS = (
 NAMES = ("e", "pi")
 _PI = Decimal("3.14159265358979323846264338327950288419716939937510")
 
-CALCULATOR_LIMITS = {
+
+class CalculatorLimits(TypedDict):
+    """The calculator's limits as the seal declares them (``CalculatorLimits``)."""
+
+    maxExpressionChars: str
+    maxNestingDepth: str
+    maxExponent: str
+    maxAdjustedExponent: str
+    functions: list[str]
+
+
+CALCULATOR_LIMITS: CalculatorLimits = {
     "maxExpressionChars": str(MAX_EXPRESSION_CHARS),
     "maxNestingDepth": str(MAX_NESTING_DEPTH),
     "maxExponent": str(MAX_EXPONENT),

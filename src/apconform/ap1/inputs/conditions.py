@@ -65,7 +65,7 @@ def condition_view(config: Ap1RunConfig, name: str, settings: ConditionSettings)
     )
 
 
-def _differences(a: Any, b: Any, path: str) -> Iterator[str]:
+def _differences(a: object, b: object, path: str) -> Iterator[str]:
     if isinstance(a, dict) and isinstance(b, dict):
         for key in sorted(set(a) | set(b)):
             yield from _differences(a.get(key), b.get(key), f"{path}.{key}")

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Protocol
 
 from apconform.ap1.inputs.conditions import ConditionView, condition_view, condition_violations
 from apconform.ap1.masking import looks_like_credential
@@ -22,7 +22,8 @@ from apconform.core.errors import DocumentRefused, Violation, define_code
 from apconform.core.jsonpath import format_path
 from apconform.core.validation import SCHEMA_VIOLATION, validate_document
 from apconform.models import RULES_DEFERRED
-from apconform.models.ap1 import Ap1RunConfig, SamplingSettings
+from apconform.models._jsontypes import RuleBreach
+from apconform.models.ap1 import Ap1RunConfig, OmissionReason, SamplingSettings
 
 __all__ = [
     "MAX_PLACES",
@@ -111,7 +112,20 @@ _IMPORTED_ONLY_REASONS = ("not-supported",)
 _SAMPLING_HOMES = {(): "request.sampling", ("request",): "request.sampling"}
 
 
-def _bare_numbers(value: Any, path: list[str | int]) -> Iterator[Violation]:
+class _Ruled(Protocol):
+    """A value of a schema class with rules (a generated model)."""
+
+    def rule_breaches(self) -> list[RuleBreach]: ...
+
+
+class _Setting(_Ruled, Protocol):
+    """A setting sent or declared omitted (``DecimalSetting``, ``ToolChoiceSetting`` ...)."""
+
+    @property
+    def omit(self) -> OmissionReason | None: ...
+
+
+def _bare_numbers(value: object, path: list[str | int]) -> Iterator[Violation]:
     if isinstance(value, bool) or value is None or isinstance(value, str):
         return
     if isinstance(value, int | float):
@@ -129,7 +143,7 @@ def _bare_numbers(value: Any, path: list[str | int]) -> Iterator[Violation]:
             yield from _bare_numbers(item, [*path, index])
 
 
-def _strings(value: Any, path: list[str | int]) -> Iterator[tuple[list[str | int], str]]:
+def _strings(value: object, path: list[str | int]) -> Iterator[tuple[list[str | int], str]]:
     if isinstance(value, str):
         yield path, value
     elif isinstance(value, dict):
@@ -141,8 +155,9 @@ def _strings(value: Any, path: list[str | int]) -> Iterator[tuple[list[str | int
             yield from _strings(item, [*path, index])
 
 
-def _misplaced(document: dict[str, Any]) -> Iterator[Violation]:
-    places: list[tuple[list[str | int], Any, str]] = [
+def _misplaced(document: dict[str, object]) -> Iterator[Violation]:
+    """Sampling parameters written outside their homes (members of JSON objects, checked)."""
+    places: list[tuple[list[str | int], object, str]] = [
         ([], document, "request.sampling"),
         (["request"], document.get("request"), "request.sampling"),
         (["endpoint"], document.get("endpoint"), "request.sampling"),
@@ -167,7 +182,7 @@ def _misplaced(document: dict[str, Any]) -> Iterator[Violation]:
 
 
 def _setting_violations(
-    setting: Any, path: list[str | int], *, imported: bool = False
+    setting: _Setting, path: list[str | int], *, imported: bool = False
 ) -> Iterator[Violation]:
     """A setting's breaches: its schema's rules (send or omit, a detail where one is needed),
     each with the code the rule names, and the reason kept only by imported configurations."""
@@ -182,7 +197,7 @@ def _setting_violations(
     yield from _rule_violations(setting, path)
 
 
-def _rule_violations(value: Any, path: list[str | int]) -> Iterator[Violation]:
+def _rule_violations(value: _Ruled, path: list[str | int]) -> Iterator[Violation]:
     """The breaches of the rules of ``value``'s class, each with its rule's code, below path."""
     for breach in value.rule_breaches():
         yield violation(_RULE_CODES[breach.code], format_path([*path, *breach.at]), breach.message)
@@ -214,7 +229,8 @@ class RunConfig:
     """A configuration that passed every check, with the document it was read from."""
 
     model: Ap1RunConfig
-    document: dict[str, Any]
+    document: dict[str, object]
+    """The configuration document as read (a JSON object)."""
 
     def condition(self, name: str) -> ConditionView:
         if name == "base":
@@ -240,7 +256,7 @@ class RunConfig:
         return str(self.model.answer.quantisation.rounding)
 
 
-def load_config(document: Any, *, what: str = "configuration") -> RunConfig:
+def load_config(document: object, *, what: str = "configuration") -> RunConfig:
     """Validate a configuration document completely; raise Ap1Refused listing every violation."""
     pre: list[Violation] = []
     if isinstance(document, dict):
@@ -293,4 +309,5 @@ def load_config(document: Any, *, what: str = "configuration") -> RunConfig:
         post.extend(condition_violations(model))
     if post:
         raise Ap1Refused(post, what=what)
+    assert isinstance(document, dict)  # it validated as an Ap1RunConfig, a JSON object
     return RunConfig(model, document)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from pydantic import BaseModel
 
@@ -61,7 +61,7 @@ MINIMUM_N = define_code(
 )
 
 
-def load_fixture(document: Any) -> Ap1Fixture:
+def load_fixture(document: object) -> Ap1Fixture:
     """Validate a fixture; ids unique, field names unique per entity, amount xor label."""
     fixture = _validated(Ap1Fixture, document, "fixture")
     problems: list[Violation] = []
@@ -98,7 +98,7 @@ def load_fixture(document: Any) -> Ap1Fixture:
     return fixture
 
 
-def load_questions(document: Any) -> Ap1QuestionSet:
+def load_questions(document: object) -> Ap1QuestionSet:
     """Validate a question set (schema and unique ids)."""
     questions = _validated(Ap1QuestionSet, document, "question set")
     seen = Counter(item.id for item in questions.items)
@@ -112,7 +112,7 @@ def load_questions(document: Any) -> Ap1QuestionSet:
     return questions
 
 
-def _validated(model: type[M], document: Any, what: str) -> M:
+def _validated(model: type[M], document: object, what: str) -> M:
     try:
         return validate_document(model, document, what=what)
     except DocumentRefused as refused:

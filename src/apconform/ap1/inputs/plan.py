@@ -9,7 +9,6 @@ completing the same plan.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from apconform.ap1.inputs.config import RunConfig, load_config
 from apconform.ap1.inputs.derivations.checks import derivation_violations
@@ -76,13 +75,14 @@ class RunInputs:
     fixture: Ap1Fixture
     questions: Ap1QuestionSet
     derivations: Ap1DerivationSet
-    documents: dict[str, Any]
+    documents: dict[str, object]
+    """The four sealed JSON documents as read, by name."""
     ap1_text: str
     items: dict[str, QuestionItem] = field(default_factory=dict)
     derivation_of: dict[str, ItemDerivation] = field(default_factory=dict)
 
 
-def _derivation_set(document: Any) -> Ap1DerivationSet:
+def _derivation_set(document: object) -> Ap1DerivationSet:
     try:
         return validate_document(Ap1DerivationSet, document, what="derivation set")
     except DocumentRefused as refused:
@@ -95,7 +95,12 @@ def load_sealed_inputs(sealed: SealedInputs) -> RunInputs:
 
 
 def load_run_inputs(
-    *, config: Any, fixture: Any, questions: Any, derivations: Any, ap1_text: str | None
+    *,
+    config: object,
+    fixture: object,
+    questions: object,
+    derivations: object,
+    ap1_text: str | None,
 ) -> RunInputs:
     """Validate each document, then every rule across them; raise Ap1Refused listing all faults.
 

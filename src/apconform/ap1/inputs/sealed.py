@@ -52,14 +52,14 @@ class SealedInputs:
     ap1_text: str | None = None
 
     @classmethod
-    def from_mapping(cls, value: Mapping[str, Any]) -> SealedInputs:
+    def from_mapping(cls, value: Mapping[str, object]) -> SealedInputs:
         """From a JSON or API body holding the four documents by name, and ``ap1Text`` when
         it is text (anything else there is left to the body's schema)."""
         text = value.get("ap1Text")
         return cls.from_documents(value, text if isinstance(text, str) else None)
 
     @classmethod
-    def from_documents(cls, documents: Mapping[str, Any], ap1_text: str | None) -> SealedInputs:
+    def from_documents(cls, documents: Mapping[str, object], ap1_text: str | None) -> SealedInputs:
         """From the four documents by name (other members ignored) and the AP-1 text apart."""
         return cls(**{name: documents[name] for name in SEALED_NAMES}, ap1_text=ap1_text)
 
@@ -99,7 +99,7 @@ class SealedInputs:
         documents = {name: load_path(getattr(paths, name)) for name in SEALED_NAMES}
         return cls(**documents, ap1_text=read_text_file(paths.ap1_text))
 
-    def documents(self) -> dict[str, Any]:
+    def documents(self) -> dict[str, object]:
         """The four JSON documents by name, in the seal's order."""
         return {name: getattr(self, name) for name in SEALED_NAMES}
 

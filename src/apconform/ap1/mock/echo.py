@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import base64
 import json
-from typing import Any
 from urllib.parse import quote
 
 __all__ = ["PLACEHOLDER", "echo_error", "echo_headers", "echo_into", "fill_placeholder", "key_of"]
@@ -41,14 +40,23 @@ def _escaped(text: str, *, only: str | None = None) -> str:
     return "".join(out)
 
 
-def echo_into(completion: dict[str, Any], authorization: str) -> None:
-    """Plant the credential in a chat completion: ids, text, members, an echoed parameter."""
+def echo_into(completion: dict[str, object], authorization: str) -> None:
+    """Plant the credential in a chat completion: ids, text, members, an echoed parameter.
+
+    ``completion`` is a chat completion as read back from its JSON text (the endpoint's
+    own), so every member is checked as it is reached.
+    """
     key = key_of(authorization)
-    message = completion["choices"][0]["message"]
-    for call in message.get("tool_calls") or []:
-        call["id"] = f"{call['id']}_{authorization}"
-    if isinstance(message.get("content"), str):
-        message["content"] += f" (you sent {PLACEHOLDER})"
+    choices = completion.get("choices")
+    choice = choices[0] if isinstance(choices, list) and choices else None
+    message = choice.get("message") if isinstance(choice, dict) else None
+    if isinstance(message, dict):
+        calls = message.get("tool_calls") or []
+        for call in calls if isinstance(calls, list) else []:
+            if isinstance(call, dict):
+                call["id"] = f"{call['id']}_{authorization}"
+        if isinstance(message.get("content"), str):
+            message["content"] += f" (you sent {PLACEHOLDER})"
     completion["system_fingerprint"] = quote(authorization, safe="")
     completion["stop"] = [base64.b64encode(authorization.encode("utf-8")).decode("ascii")]
     completion[key] = {

@@ -7,9 +7,9 @@ import socket
 import time
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler
-from typing import Any, Protocol
+from typing import Protocol
 
-from apconform.ap1.mock.identity import IDENTITY_PATH
+from apconform.ap1.mock.identity import IDENTITY_PATH, EndpointIdentity
 from apconform.ap1.mock.personas import PERSONAS
 from apconform.ap1.run.wire import parse_body
 
@@ -22,12 +22,12 @@ Reply = tuple[int, dict[str, str], bytes, float]
 class Responder(Protocol):
     """What the HTTP side needs of the endpoint: a reply to a body, and an error reply."""
 
-    def handle(self, body: Any, authorization: str | None = None) -> Reply: ...
+    def handle(self, body: object, authorization: str | None = None) -> Reply: ...
 
     def error_reply(self, status: int, message: str) -> Reply: ...
 
     @property
-    def identity(self) -> dict[str, Any]: ...
+    def identity(self) -> EndpointIdentity: ...
 
 
 _MAX_BODY = 8 * 1024 * 1024
@@ -38,7 +38,7 @@ def make_handler(endpoint: Responder) -> type[BaseHTTPRequestHandler]:
         protocol_version = "HTTP/1.1"
         server_version = "apconform-mock"
 
-        def log_message(self, format: str, *args: Any) -> None:  # quiet
+        def log_message(self, format: str, *args: object) -> None:  # quiet
             return
 
         def setup(self) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import http.client
 import json
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 from urllib.parse import urlsplit
 
 from apconform.ap1.inputs.plan import RunInputs
@@ -51,7 +51,16 @@ ENDPOINT_FOREIGN = define_code(
 )
 
 
-def endpoint_identity(inputs: RunInputs) -> dict[str, Any]:
+class EndpointIdentity(TypedDict):
+    """What ``GET /v1/apconform/endpoint`` answers (and what a run expects it to answer)."""
+
+    kind: str
+    instrumentSourceSha256: str | None
+    inputs: dict[str, str | None]
+    """The sha256 of each input the endpoint answers from, by name."""
+
+
+def endpoint_identity(inputs: RunInputs) -> EndpointIdentity:
     """What the built-in endpoint says of itself: the instrument and the inputs it serves."""
     return {
         "kind": IDENTITY_KIND,
@@ -74,14 +83,14 @@ def _ask(url: str, timeout: float) -> tuple[int, bytes]:
         connection.close()
 
 
-def sealed_identity(run_dir: Path) -> tuple[str, str, dict[str, Any]]:
+def sealed_identity(run_dir: Path) -> tuple[str, str, EndpointIdentity]:
     """The sealed endpoint URL and model, and the identity the built-in endpoint must have."""
     config = load_in(run_dir, INPUT_FILES["config"])
     seal = load_in(run_dir, SEAL_FILE)
     endpoint = config.get("endpoint") if isinstance(config, dict) else None
     endpoint = endpoint if isinstance(endpoint, dict) else {}
     sealed = seal.get("inputs", {}) if isinstance(seal, dict) else {}
-    identity = {
+    identity: EndpointIdentity = {
         "kind": IDENTITY_KIND,
         "instrumentSourceSha256": seal.get("instrument", {}).get("sourceSha256")
         if isinstance(seal, dict)
@@ -91,14 +100,14 @@ def sealed_identity(run_dir: Path) -> tuple[str, str, dict[str, Any]]:
     return str(endpoint.get("url")), str(endpoint.get("model")), identity
 
 
-def inputs_identity(inputs: RunInputs) -> tuple[str, str, dict[str, Any]]:
+def inputs_identity(inputs: RunInputs) -> tuple[str, str, EndpointIdentity]:
     """The same for inputs about to be sealed (checked before the run directory is written)."""
     endpoint = inputs.config.model.endpoint
     return endpoint.url, endpoint.model, endpoint_identity(inputs)
 
 
 def check_built_in_endpoint(
-    url: str, model: str, expected: dict[str, Any], *, timeout: float = 5.0
+    url: str, model: str, expected: EndpointIdentity, *, timeout: float = 5.0
 ) -> bool:
     """For a built-in model, refuse a server at ``url`` that is not the expected endpoint.
 
@@ -136,7 +145,7 @@ def check_built_in_endpoint(
             f"this run's {str(source)[:16]})"
         )
     given = told.get("inputs")
-    served: dict[str, Any] = given if isinstance(given, dict) else {}
+    served: dict[str, object] = given if isinstance(given, dict) else {}
     for name in _COMPARED:
         wanted = expected["inputs"][name]
         if served.get(name) != wanted:

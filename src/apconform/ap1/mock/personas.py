@@ -14,8 +14,8 @@ import json
 import random
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
-from typing import Any
 
+from apconform.ap1.mock.completion import ForeignBody
 from apconform.ap1.mock.oracle import ItemKnowledge, Oracle
 
 __all__ = ["PERSONAS", "Conversation", "Turn", "play", "read_conversation"]
@@ -65,7 +65,7 @@ class Turn:
 
     text: str | None = None
     calls: list[str] = field(default_factory=list)  # expressions
-    foreign: dict[str, Any] | None = None
+    foreign: ForeignBody | None = None
 
 
 def _answer(oracle: Oracle, value: Decimal, *, delta: Decimal = Decimal(0)) -> Turn:
@@ -144,7 +144,7 @@ def _decline(knowledge: ItemKnowledge | None, rng: random.Random) -> Turn:
     return Turn(text=_DECLINE)
 
 
-def _foreign(rng: random.Random, text: str) -> dict[str, Any]:
+def _foreign(rng: random.Random, text: str) -> ForeignBody:
     kind = rng.choice(("anthropic", "gemini", "responses"))
     if kind == "anthropic":
         return {
@@ -177,7 +177,8 @@ def _foreign(rng: random.Random, text: str) -> dict[str, Any]:
     }
 
 
-def read_conversation(user_text: str, messages: list[Any], tools: Any) -> Conversation:
+def read_conversation(user_text: str, messages: list[object], tools: object) -> Conversation:
+    """What a request says: the tool offered (its first), the rounds so far and their results."""
     tool = None
     if isinstance(tools, list) and tools and isinstance(tools[0], dict):
         function = tools[0].get("function") or {}

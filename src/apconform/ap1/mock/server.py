@@ -19,11 +19,12 @@ import threading
 from collections import Counter
 from decimal import Decimal
 from http.server import ThreadingHTTPServer
-from typing import Any
+from typing import TypeVar
 
 from apconform.ap1.inputs.plan import RunInputs
+from apconform.ap1.mock.completion import AssistantMessage, ChatCompletion, ErrorBody
 from apconform.ap1.mock.echo import echo_error, echo_headers, echo_into, fill_placeholder
-from apconform.ap1.mock.http import make_handler
+from apconform.ap1.mock.http import Reply, make_handler
 from apconform.ap1.mock.identity import endpoint_identity
 from apconform.ap1.mock.oracle import Oracle
 from apconform.ap1.mock.personas import CODES, PERSONAS, Conversation, Turn, play, read_conversation
@@ -72,13 +73,14 @@ _FAULTS = (
     (("503-always",), 10),
 )
 _MAX_BODY = 8 * 1024 * 1024
+_T = TypeVar("_T")
 
 
 def _digest(*parts: object) -> str:
     return hashlib.sha256("\x1f".join(str(p) for p in parts).encode("utf-8")).hexdigest()
 
 
-def _arguments(value: Any) -> Any:
+def _arguments(value: object) -> object:
     """Tool-call arguments as the value they spell (unparseable text stays the text it is)."""
     if not isinstance(value, str):
         return value
@@ -88,7 +90,7 @@ def _arguments(value: Any) -> Any:
         return value
 
 
-def _said(message: Any) -> Any:
+def _said(message: object) -> object:
     """What a message of the conversation says, whatever JSON spelling the client chose.
 
     Clients write an assistant's tool calls, and the tool results, back in
@@ -103,9 +105,9 @@ def _said(message: Any) -> Any:
     if role == "assistant" and message.get("tool_calls"):
         calls = []
         for item in message.get("tool_calls") or []:
-            call: dict[str, Any] = item if isinstance(item, dict) else {}
+            call: dict[str, object] = item if isinstance(item, dict) else {}
             found = call.get("function")
-            function: dict[str, Any] = found if isinstance(found, dict) else {}
+            function: dict[str, object] = found if isinstance(found, dict) else {}
             calls.append(
                 [call.get("id"), function.get("name"), _arguments(function.get("arguments"))]
             )
@@ -119,7 +121,7 @@ def _said(message: Any) -> Any:
     return message
 
 
-def _weighted(rng: random.Random, table: tuple[tuple[Any, int], ...]) -> Any:
+def _weighted(rng: random.Random, table: tuple[tuple[_T, int], ...]) -> _T:
     return rng.choices([v for v, _ in table], weights=[w for _, w in table])[0]
 
 
@@ -187,9 +189,7 @@ class MockEndpoint:
         self.stop()
 
     # ------------------------------------------------------------ behaviour
-    def handle(
-        self, body: Any, authorization: str | None = None
-    ) -> tuple[int, dict[str, str], bytes, float]:
+    def handle(self, body: object, authorization: str | None = None) -> Reply:
         """(status, headers, body bytes, seconds to wait before answering) for one request.
 
         ``authorization`` is the request's Authorization header, which only the
@@ -210,7 +210,7 @@ class MockEndpoint:
                 f"model {model!r} does not exist; try one of {', '.join(MODELS)}",
                 "model_not_found",
             )
-        messages = body["messages"]
+        messages: list[object] = body["messages"]
         first_round = not any(m.get("role") == "tool" for m in messages if isinstance(m, dict))
         key = _digest(model, dump([_said(m) for m in messages]))
         persona, occurrence = self._persona(str(model)[5:], messages, key, first_round)
@@ -251,7 +251,7 @@ class MockEndpoint:
         return reply
 
     def _persona(
-        self, name: str, messages: list[Any], key: str, first_round: bool
+        self, name: str, messages: list[object], key: str, first_round: bool
     ) -> tuple[str, int]:
         if not first_round:
             for message in messages:
@@ -276,9 +276,7 @@ class MockEndpoint:
         rng = random.Random(_digest(self.seed, "mixed", key, occurrence))
         return _weighted(rng, _MIXED_BASE if prompted else _MIXED_UNPROMPTED), occurrence
 
-    def _fault(
-        self, persona: str, key: str, occurrence: int
-    ) -> tuple[int, dict[str, str], bytes, float] | None:
+    def _fault(self, persona: str, key: str, occurrence: int) -> Reply | None:
         if persona != "flaky":
             return None
         pattern = _weighted(random.Random(_digest(self.seed, "faults", key, occurrence)), _FAULTS)
@@ -310,11 +308,9 @@ class MockEndpoint:
             )
         return 200, {"Content-Type": "application/json"}, b"{}", self.stall  # timeout
 
-    def error_reply(
-        self, status: int, message: str, code: str = "invalid_request"
-    ) -> tuple[int, dict[str, str], bytes, float]:
+    def error_reply(self, status: int, message: str, code: str = "invalid_request") -> Reply:
         """An error in the shape OpenAI-compatible endpoints use, sent after the latency."""
-        body = {
+        body: ErrorBody = {
             "error": {
                 "message": message,
                 "type": "invalid_request_error" if status < 500 else "server_error",
@@ -326,12 +322,12 @@ class MockEndpoint:
     def _completion(
         self,
         model: str,
-        request: dict[str, Any],
+        request: dict[str, object],
         turn: Turn,
         persona: str,
         occurrence: int,
         conversation: Conversation,
-    ) -> tuple[int, dict[str, str], bytes, float]:
+    ) -> Reply:
         if turn.foreign is not None:
             return (
                 200,
@@ -339,7 +335,7 @@ class MockEndpoint:
                 dump(turn.foreign).encode(),
                 self.latency,
             )
-        message: dict[str, Any] = {"role": "assistant", "content": turn.text}
+        message: AssistantMessage = {"role": "assistant", "content": turn.text}
         if turn.calls and conversation.tool is not None:
             name, argument = conversation.tool
             message["content"] = None
@@ -351,7 +347,7 @@ class MockEndpoint:
                 }
                 for i, expression in enumerate(turn.calls)
             ]
-        completion: dict[str, Any] = {
+        completion: ChatCompletion = {
             "id": "chatcmpl-" + _digest(self.seed, dump(request))[:24],
             "object": "chat.completion",
             "created": 1767225600,
@@ -366,7 +362,10 @@ class MockEndpoint:
             ],
             "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
         }
-        for name in ("temperature", "top_p", "seed"):
-            if name in request:
-                completion[name] = request[name]
+        if "temperature" in request:  # the sampling parameters sent, echoed in this order
+            completion["temperature"] = request["temperature"]
+        if "top_p" in request:
+            completion["top_p"] = request["top_p"]
+        if "seed" in request:
+            completion["seed"] = request["seed"]
         return 200, {"Content-Type": "application/json"}, dump(completion).encode(), self.latency

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from apconform.ap1.mock.personas import CODES
 from apconform.ap1.rundir import open_binary_in, read_in
@@ -22,10 +22,11 @@ __all__ = ["persona_of", "signatures"]
 _BY_CODE = {code: name for name, code in CODES.items()}
 
 
-def persona_of(execution: dict[str, Any]) -> str | None:
-    """The persona that played an execution, when its record shows it."""
-    for call in execution.get("toolCalls", []):
-        parts = str(call.get("id") or "").split("_")
+def persona_of(execution: Mapping[str, object]) -> str | None:
+    """The persona that played an execution, when its record (a JSON object) shows it."""
+    calls = execution.get("toolCalls", [])
+    for call in calls if isinstance(calls, list) else []:
+        parts = str(call.get("id") or "").split("_") if isinstance(call, dict) else []
         if len(parts) >= 3 and parts[0] == "call" and parts[1] in _BY_CODE:
             return _BY_CODE[parts[1]]
     if execution.get("status") == "UNOBSERVABLE" and "shape" in str(execution.get("statusReason")):

@@ -10,6 +10,7 @@ recomputes every component from the sealed copies and names each mismatch.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -26,9 +27,16 @@ from apconform.ap1.rundir import (
     ensure_directory,
     refuse_existing_run,
 )
+from apconform.ap1.seal.records import (
+    DeclaredConstantJson,
+    DeclaredRulesJson,
+    RunPlanJson,
+    SealRecord,
+)
 from apconform.ap1.seal.source import SOURCE_HASH_METHOD, instrument_source_hash
 from apconform.core.canonical import TEXT_HASH_METHOD, sha256_hex, sha256_text
 from apconform.core.signing import Ed25519Key, sign_document
+from apconform.models.ap1 import DeclaredConstant
 
 __all__ = [
     "COMPOSITE_EXCLUDES",
@@ -48,12 +56,12 @@ def now_timestamp() -> str:
     return utc_now()
 
 
-def composite_hash(record: dict[str, Any]) -> str:
+def composite_hash(record: Mapping[str, object]) -> str:
     """SHA-256 of the RFC 8785 bytes of the record without sealedAt, sealHash and signature."""
     return sha256_hex({k: v for k, v in record.items() if k not in COMPOSITE_EXCLUDES})
 
 
-def declared_rules(inputs: RunInputs) -> dict[str, Any]:
+def declared_rules(inputs: RunInputs) -> DeclaredRulesJson:
     """The rules that decide what counts as traced, as the seal records them."""
     answer = inputs.config.model.answer
     return {
@@ -64,7 +72,7 @@ def declared_rules(inputs: RunInputs) -> dict[str, Any]:
         },
         "tolerance": answer.tolerance,
         "arithmetic": {"precision": str(ARITHMETIC_PRECISION), "rounding": ARITHMETIC_ROUNDING},
-        "calculator": dict(CALCULATOR_LIMITS),
+        "calculator": CALCULATOR_LIMITS.copy(),
         "constants": [
             {"itemId": d.itemId, "constants": [_constant(c) for c in d.constants]}
             for d in inputs.derivations.derivations
@@ -72,9 +80,13 @@ def declared_rules(inputs: RunInputs) -> dict[str, Any]:
     }
 
 
-def _constant(constant: Any) -> dict[str, str]:
+def _constant(constant: DeclaredConstant) -> DeclaredConstantJson:
     """A declared constant as sealed; its role (and basis) when the format declares one."""
-    out = {"name": constant.name, "value": constant.value, "meaning": constant.meaning}
+    out: DeclaredConstantJson = {
+        "name": constant.name,
+        "value": constant.value,
+        "meaning": constant.meaning,
+    }
     if constant.role is not None:
         out["role"] = str(constant.role)
     if constant.basis is not None:
@@ -82,7 +94,7 @@ def _constant(constant: Any) -> dict[str, str]:
     return out
 
 
-def plan_summary(inputs: RunInputs) -> dict[str, Any]:
+def plan_summary(inputs: RunInputs) -> RunPlanJson:
     cells = plan_cells(inputs)
     derivable = sum(1 for item in inputs.questions.items if item.derivable)
     return {
@@ -98,7 +110,7 @@ def plan_summary(inputs: RunInputs) -> dict[str, Any]:
 def build_seal(inputs: RunInputs, *, sealed_at: str | None = None) -> dict[str, Any]:
     """The complete seal record for these inputs (unsigned)."""
     citation = inputs.config.model.ap1
-    record: dict[str, Any] = {
+    record: SealRecord = {
         "schemaVersion": "apconform-ap1-seal/1",
         "sealedAt": sealed_at or now_timestamp(),
         "sealHash": "",
@@ -128,7 +140,7 @@ def build_seal(inputs: RunInputs, *, sealed_at: str | None = None) -> dict[str, 
         "evidence": {"ev3Implemented": False, "verificationKeys": []},
     }
     record["sealHash"] = composite_hash(record)
-    return record
+    return dict(record)  # callers extend it (the ap1.seal_record operation) as a JSON object
 
 
 def write_sealed_run(

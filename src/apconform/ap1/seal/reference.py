@@ -37,7 +37,7 @@ _PRINTED = {"False": False, "True": True, "[]": []}
 _LEFT_OUT = ("timestamp", "seal_hash")
 
 
-def _refuse_floats(value: Any, path: str) -> None:
+def _refuse_floats(value: object, path: str) -> None:
     if isinstance(value, float):
         raise ApconformError(
             REFERENCE_FLOAT, f"float {value!r} cannot be hashed by the reference rule", path=path
@@ -50,19 +50,19 @@ def _refuse_floats(value: Any, path: str) -> None:
             _refuse_floats(item, f"{path}[{index}]")
 
 
-def reference_canonical_bytes(value: Any) -> bytes:
+def reference_canonical_bytes(value: object) -> bytes:
     """The reference's canonical JSON: sorted keys, compact separators, UTF-8, no floats."""
     _refuse_floats(value, "$")
     text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return text.encode("utf-8")
 
 
-def reference_config_hash(config: Any) -> str:
+def reference_config_hash(config: object) -> str:
     """config_hash: SHA-256 of the canonical JSON of the resolved configuration."""
     return sha256_bytes(reference_canonical_bytes(config))
 
 
-def reference_seal_hashes(config: Any, printed: Any) -> dict[str, Any]:
+def reference_seal_hashes(config: object, printed: object) -> dict[str, Any]:
     """Recompute config_hash and seal_hash from a report's printed configuration and seal table."""
     if not isinstance(printed, dict) or not all(isinstance(v, str) for v in printed.values()):
         raise ApconformError(

@@ -17,6 +17,7 @@ from apconform.ap1.inputs.plan import RunInputs, load_sealed_inputs
 from apconform.ap1.inputs.sealed import SEALED_NAMES, SealedInputs
 from apconform.ap1.rundir import INPUT_FILES, SEAL_FILE, load_in, read_in
 from apconform.ap1.seal.build import composite_hash, declared_rules, plan_summary
+from apconform.ap1.seal.records import FindingJson, SealRecord
 from apconform.ap1.seal.source import instrument_source_hash
 from apconform.core.canonical import sha256_hex, sha256_text
 from apconform.core.errors import ApconformError, DocumentRefused, define_code
@@ -52,7 +53,7 @@ class Finding:
     message: str
     fatal: bool = True
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> FindingJson:
         return {"component": self.component, "message": self.message, "fatal": self.fatal}
 
 
@@ -69,18 +70,23 @@ class SealedRun:
         return str(self.seal["sealHash"])
 
 
-def _load_inputs(run_dir: Path, findings: list[Finding]) -> dict[str, Any] | None:
-    loaded: dict[str, Any] = {}
+def _load_inputs(run_dir: Path, findings: list[Finding]) -> SealedInputs | None:
+    """The sealed copies as they are now, or None (with a finding for each) when one is unread."""
+    documents: dict[str, object] = {}
+    text: str | None = None
     for name, rel in INPUT_FILES.items():
         try:
-            loaded[name] = (
-                read_in(run_dir, rel, max_bytes=_TEXT_LIMIT, what="an AP-1 text").decode("utf-8")
-                if name == "ap1Text"
-                else load_in(run_dir, rel)
-            )
+            if name == "ap1Text":
+                text = read_in(run_dir, rel, max_bytes=_TEXT_LIMIT, what="an AP-1 text").decode(
+                    "utf-8"
+                )
+            else:
+                documents[name] = load_in(run_dir, rel)
         except (ApconformError, OSError, ValueError) as exc:
             findings.append(Finding(f"inputs.{name}", f"{rel} cannot be read: {exc}"))
-    return loaded if len(loaded) == len(INPUT_FILES) else None
+    if text is None or len(documents) + 1 != len(INPUT_FILES):
+        return None
+    return SealedInputs.from_documents(documents, text)
 
 
 def verify_seal(
@@ -104,18 +110,18 @@ def verify_seal(
         return [Finding("seal", f"{SEAL_FILE} cannot be used: {exc}")], None
     trust = _anchors(trusted_keys, anchors, judge_signer)
     findings = _record_findings(record, trust)
-    loaded = _load_inputs(run_dir, findings)
-    if loaded is None:
+    sealed = _load_inputs(run_dir, findings)
+    if sealed is None:
         return findings, None
-    inputs = _input_findings(record, loaded, findings)
+    inputs = _input_findings(record, sealed, findings)
     if inputs is None or any(f.fatal for f in findings):
         return findings, None
     return findings, SealedRun(run_dir, record, inputs)
 
 
 def verify_seal_documents(
-    record: dict[str, Any],
-    inputs: Mapping[str, Any],
+    record: SealRecord,
+    inputs: Mapping[str, object],
     *,
     trusted_keys: Iterable[str] | None = None,
     anchors: TrustAnchors | None = None,
@@ -124,7 +130,10 @@ def verify_seal_documents(
     sealed inputs as they are now (``config``, ``fixture``, ``questions``, ``derivations``
     as JSON values, ``ap1Text`` as text)."""
     findings = _record_findings(record, _anchors(trusted_keys, anchors, True))
-    _input_findings(record, {name: inputs[name] for name in INPUT_FILES}, findings)
+    text = inputs["ap1Text"]
+    if not isinstance(text, str):
+        return [*findings, Finding("inputs.ap1Text", "the AP-1 text is not a JSON string")]
+    _input_findings(record, SealedInputs.from_documents(inputs, text), findings)
     return findings
 
 
@@ -136,7 +145,7 @@ def _anchors(
     return anchors if anchors is not None else trust_anchors(trusted_keys)
 
 
-def _record_findings(record: dict[str, Any], anchors: TrustAnchors | None) -> list[Finding]:
+def _record_findings(record: SealRecord, anchors: TrustAnchors | None) -> list[Finding]:
     findings: list[Finding] = []
     content_holds = composite_hash(record) == record["sealHash"]
     if not content_holds:
@@ -179,10 +188,12 @@ def _signature_problem(error: ApconformError, content_holds: bool) -> str:
 
 
 def _input_findings(
-    record: dict[str, Any], loaded: dict[str, Any], findings: list[Finding]
+    record: SealRecord, copies: SealedInputs, findings: list[Finding]
 ) -> RunInputs | None:
+    """Findings about the sealed copies (the AP-1 text among them) against the seal."""
+    documents = copies.documents()
     for name in SEALED_NAMES:
-        actual = sha256_hex(loaded[name])
+        actual = sha256_hex(documents[name])
         sealed = record["inputs"][name]["sha256"]
         if actual != sealed:
             findings.append(
@@ -191,7 +202,7 @@ def _input_findings(
                     f"{INPUT_FILES[name]} hashes to {actual}; the seal says {sealed}",
                 )
             )
-    text_hash = sha256_text(loaded["ap1Text"])
+    text_hash = sha256_text(copies.ap1_text or "")
     if text_hash != record["ap1"]["textSha256"]:
         findings.append(
             Finding(
@@ -199,7 +210,7 @@ def _input_findings(
                 f"the AP-1 text hashes to {text_hash}; the seal says {record['ap1']['textSha256']}",
             )
         )
-    inputs = _recheck(loaded, record, findings)
+    inputs = _recheck(copies, record, findings)
     if record["instrument"]["sourceSha256"] != instrument_source_hash():
         findings.append(
             Finding(
@@ -213,28 +224,35 @@ def _input_findings(
     return inputs
 
 
-def _recheck(
-    loaded: dict[str, Any], record: dict[str, Any], findings: list[Finding]
-) -> RunInputs | None:
+def _recheck(sealed: SealedInputs, record: SealRecord, findings: list[Finding]) -> RunInputs | None:
     try:
-        inputs = load_sealed_inputs(SealedInputs.from_documents(loaded, loaded["ap1Text"]))
+        inputs = load_sealed_inputs(sealed)
     except DocumentRefused as refused:
         for v in refused.violations:
             findings.append(Finding("inputs", f"{v.code} at {v.path}: {v.message}"))
         return None
-    for key, actual in (("declared", declared_rules(inputs)), ("plan", plan_summary(inputs))):
-        if actual != record[key]:
-            changed = sorted(
-                k for k in set(actual) | set(record[key]) if actual.get(k) != record[key].get(k)
-            )
-            findings.append(Finding(key, f"recomputed {key} differs in {', '.join(changed)}"))
+    _compare("declared", declared_rules(inputs), record["declared"], findings)
+    _compare("plan", plan_summary(inputs), record["plan"], findings)
     citation = inputs.config.model.ap1
-    for field in ("version", "versionDoi"):
-        if getattr(citation, field) != record["ap1"][field]:
-            findings.append(
-                Finding(f"ap1.{field}", f"the configuration says {getattr(citation, field)!r}")
-            )
+    for field, configured, recorded in (
+        ("version", citation.version, record["ap1"]["version"]),
+        ("versionDoi", citation.versionDoi, record["ap1"]["versionDoi"]),
+    ):
+        if configured != recorded:
+            findings.append(Finding(f"ap1.{field}", f"the configuration says {configured!r}"))
     return inputs
+
+
+def _compare(
+    key: str,
+    actual: Mapping[str, object],
+    recorded: Mapping[str, object],
+    findings: list[Finding],
+) -> None:
+    """A finding naming the members of the seal's ``key`` that differ from the recomputed ones."""
+    if actual != recorded:
+        changed = sorted(k for k in set(actual) | set(recorded) if actual.get(k) != recorded.get(k))
+        findings.append(Finding(key, f"recomputed {key} differs in {', '.join(changed)}"))
 
 
 def open_sealed_run(run_dir: Path, *, require_same_instrument: bool = True) -> SealedRun:

@@ -11,30 +11,22 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
 
 from apconform.ap1.clock import utc_now
 from apconform.ap1.masking import Masker
 from apconform.ap1.rundir import open_append
+from apconform.ap1.transcript.records import UnhashedRecord, WrittenRecord
 from apconform.core.canonical import canonical_text, sha256_bytes, sha256_hex
 
 __all__ = ["GENESIS", "SCHEMA_VERSION", "TranscriptWriter", "record_hash", "split_lines"]
 
 GENESIS = "0" * 64
 SCHEMA_VERSION = "apconform-ap1-transcript/1"
-_MEMBER = {
-    "run-started": "runStarted",
-    "execution": "execution",
-    "run-resumed": "runResumed",
-    "run-stopped": "runStopped",
-    "run-finished": "runFinished",
-    "cell-deferred": "cellDeferred",
-}
 
 
-def record_hash(record: dict[str, Any]) -> str:
+def record_hash(record: Mapping[str, object]) -> str:
     """The sha256 a record must carry: of its RFC 8785 bytes without the sha256 member."""
     return sha256_hex({k: v for k, v in record.items() if k != "sha256"})
 
@@ -61,28 +53,28 @@ class TranscriptWriter:
         self._lock = threading.Lock()
         self._fd = open_append(path.parent, path.name)  # a link planted there is refused
 
-    def append(self, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+    def append(self, kind: str, payload: dict[str, object]) -> WrittenRecord:
         """Write one record of ``kind`` carrying ``payload``; return the record as written.
 
         The run's secrets are masked in every string of the payload (member names
         included), in every encoding an echo could give them, before it is hashed.
         """
-        payload = self._masker.mask_value(payload)
+        masked = self._masker.mask_object(payload)
         with self._lock:
-            record: dict[str, Any] = {
+            body: UnhashedRecord = {
                 "schemaVersion": SCHEMA_VERSION,
                 "seq": str(self.next_seq),
                 "kind": kind,
                 "recordedAt": utc_now(),
                 "sealHash": self.seal_hash,
                 "prevSha256": self.prev,
-                _MEMBER[kind]: payload,
             }
-            body = canonical_text(record)
-            record["sha256"] = sha256_bytes(body.encode("utf-8"))
+            _add_member(body, kind, masked)
+            text = canonical_text(body)
+            record: WrittenRecord = {**body, "sha256": sha256_bytes(text.encode("utf-8"))}
             # "sha256" sorts after every other member of a record, so the canonical text of
             # the whole record is the text without it plus that last member.
-            data = f'{body[:-1]},"sha256":"{record["sha256"]}"}}\n'.encode()
+            data = f'{text[:-1]},"sha256":"{record["sha256"]}"}}\n'.encode()
             written = os.write(self._fd, data)
             while written < len(data):  # a regular file takes it in one write; be sure anyway
                 written += os.write(self._fd, data[written:])
@@ -103,6 +95,24 @@ class TranscriptWriter:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _add_member(record: UnhashedRecord, kind: str, payload: dict[str, object]) -> None:
+    """Add the event member that ``kind`` names (after every other member, as written)."""
+    if kind == "run-started":
+        record["runStarted"] = payload
+    elif kind == "execution":
+        record["execution"] = payload
+    elif kind == "run-resumed":
+        record["runResumed"] = payload
+    elif kind == "run-stopped":
+        record["runStopped"] = payload
+    elif kind == "run-finished":
+        record["runFinished"] = payload
+    elif kind == "cell-deferred":
+        record["cellDeferred"] = payload
+    else:
+        raise KeyError(kind)
 
 
 def split_lines(data: bytes) -> Iterator[tuple[int, int, bytes, bool]]:

@@ -7,7 +7,7 @@ policy); the verifier, the scorer and the engine all name its cause with
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 __all__ = ["ACCESS_STATUSES", "TRANSPORT_OUTCOMES", "deferral_cause", "endpoint_failure"]
 
@@ -15,14 +15,17 @@ TRANSPORT_OUTCOMES = frozenset({"transport-error", "timeout"})
 ACCESS_STATUSES = frozenset({"401", "403", "404"})
 
 
-def endpoint_failure(execution: dict[str, Any]) -> str | None:
-    """Why an execution failed at the endpoint rather than yielding an outcome, or None."""
+def endpoint_failure(execution: Mapping[str, object]) -> str | None:
+    """Why an execution failed at the endpoint rather than yielding an outcome, or None.
+
+    ``execution`` is an ``ExecutionRecord``; its rounds and attempts are JSON objects,
+    checked as they are read.
+    """
     if execution.get("status") != "UNMEASURED" or execution.get("stopReason") != (
         "transport-exhausted"
     ):
         return None
-    rounds = execution.get("rounds") or []
-    attempts = (rounds[-1].get("attempts") or []) if rounds else []
+    attempts = _last_attempts(execution.get("rounds"))
     if not attempts:
         return None
     last = attempts[-1]
@@ -33,6 +36,16 @@ def endpoint_failure(execution: dict[str, Any]) -> str | None:
     if last.get("outcome") == "http-error" and last.get("httpStatus") in ACCESS_STATUSES:
         return f"the endpoint answered HTTP {last['httpStatus']}"
     return None
+
+
+def _last_attempts(rounds: object) -> list[Mapping[str, object]]:
+    """The attempts of the last of ``rounds`` (none when there is no such round)."""
+    if not isinstance(rounds, list) or not rounds or not isinstance(rounds[-1], Mapping):
+        return []
+    attempts = rounds[-1].get("attempts")
+    if not isinstance(attempts, list):
+        return []
+    return [a for a in attempts if isinstance(a, Mapping)]
 
 
 _SHORT = (
@@ -55,7 +68,7 @@ def _in_short(error: str) -> str:
     return error[:160] or "no detail recorded"
 
 
-def deferral_cause(execution: dict[str, Any]) -> str:
+def deferral_cause(execution: Mapping[str, object]) -> str:
     """The cause of a deferred execution in words (without its round, so causes count)."""
     cause = endpoint_failure(execution)
     if cause is not None:

@@ -18,19 +18,19 @@ the head cannot be forged without the key.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from apconform.ap1.clock import utc_now
 from apconform.ap1.rundir import HEAD_FILE, load_in, replace_file
+from apconform.ap1.transcript.records import TranscriptHead, is_transcript_head
 from apconform.ap1.transcript.verify import TranscriptReport
 from apconform.core.canonical import canonical_text
 from apconform.core.errors import ApconformError, DocumentRefused, define_code
 from apconform.core.signing import SIG_INVALID, Ed25519Key, sign_document, verify_document
 from apconform.core.trust import TrustAnchors, verify_trusted
-from apconform.core.validation import validate_document
-from apconform.models.ap1 import Ap1TranscriptHead
 
 __all__ = [
     "HEAD_INVALID",
@@ -56,6 +56,15 @@ HEAD_INVALID = define_code(
 FAULTS = frozenset({"cut", "rechained", "head-missing", "head-invalid"})
 
 
+class AnchorJson(TypedDict):
+    """The anchor in the ``verify-transcript --format json`` document."""
+
+    state: str
+    message: str
+    headRecords: int | None
+    signature: str | None
+
+
 @dataclass(frozen=True)
 class Anchor:
     """What the head says about the end of the chain."""
@@ -71,7 +80,7 @@ class Anchor:
     def fault(self) -> bool:
         return self.state in FAULTS
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> AnchorJson:
         """The anchor in the ``verify-transcript --format json`` document."""
         return {
             "state": self.state,
@@ -92,7 +101,7 @@ def head_document(
     written_at: str | None = None,
 ) -> dict[str, Any]:
     """The head for a transcript of ``records`` records ending in ``head_sha256``."""
-    document: dict[str, Any] = {
+    document: TranscriptHead = {
         "schemaVersion": HEAD_SCHEMA_VERSION,
         "sealHash": seal_hash,
         "records": str(records),
@@ -100,28 +109,29 @@ def head_document(
         "lastKind": last_kind,
         "writtenAt": written_at or utc_now(),
     }
-    return sign_document(document, sign_key) if sign_key is not None else document
+    return sign_document(document, sign_key) if sign_key is not None else dict(document)
 
 
-def write_head(run_dir: Path, document: dict[str, Any]) -> None:
+def write_head(run_dir: Path, document: Mapping[str, object]) -> None:
     """Replace the head file in one rename (a link there is refused)."""
     replace_file(run_dir, HEAD_FILE, (canonical_text(document) + "\n").encode("utf-8"), sync=True)
 
 
-def read_head(run_dir: Path) -> dict[str, Any] | None:
+def read_head(run_dir: Path) -> TranscriptHead | None:
     """The head file of ``run_dir`` checked against its schema, or None when there is none."""
     if not os.path.lexists(run_dir / HEAD_FILE):
         return None
-    document = load_in(run_dir, HEAD_FILE)
+    document: object = load_in(run_dir, HEAD_FILE)
     try:
-        validate_document(Ap1TranscriptHead, document, what=f"head file {HEAD_FILE}")
+        if is_transcript_head(document, what=f"head file {HEAD_FILE}"):
+            return document.copy()
     except DocumentRefused as refused:
         raise ApconformError(HEAD_INVALID, f"{run_dir / HEAD_FILE}: {refused.message}") from None
-    return dict(document)
+    raise ApconformError(HEAD_INVALID, f"{run_dir / HEAD_FILE}: not a JSON object")
 
 
 def _signature(
-    head: dict[str, Any], report: TranscriptReport, anchors: TrustAnchors | None
+    head: TranscriptHead, report: TranscriptReport, anchors: TrustAnchors | None
 ) -> tuple[str | None, Anchor | None]:
     """(statement, None) for a valid trusted signature; (None, fault) otherwise."""
     if "signature" not in head:
@@ -156,7 +166,7 @@ def _signature(
 
 def check_anchor(
     report: TranscriptReport,
-    head: dict[str, Any] | None,
+    head: TranscriptHead | None,
     *,
     seal_hash: str | None = None,
     anchors: TrustAnchors | None = None,

@@ -11,7 +11,8 @@ apart wherever the report goes.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+
+from apconform.ap1.transcript.records import RunOriginJson
 
 __all__ = ["NATIVE_RUNNER", "run_origin"]
 
@@ -19,17 +20,23 @@ NATIVE_RUNNER = "apconform"
 """The runner of a transcript the instrument wrote as it ran."""
 
 
-def run_origin(run_started: Mapping[str, Any]) -> dict[str, Any]:
-    """The ``RunOrigin`` of the run whose ``run-started`` member this is."""
+def run_origin(run_started: Mapping[str, object]) -> RunOriginJson:
+    """The ``RunOrigin`` of the run whose ``run-started`` member this is (a ``RunStartedEvent``
+    that met its schema: the versions and the model named are strings)."""
     provenance = run_started.get("provenance")
     if isinstance(provenance, Mapping) and provenance.get("source"):
         return {
             "runner": str(provenance["source"]),
-            "runnerVersion": provenance.get("sourceVersion"),
-            "model": provenance.get("model"),
+            "runnerVersion": _text(provenance.get("sourceVersion")),
+            "model": _text(provenance.get("model")),
         }
     return {
         "runner": NATIVE_RUNNER,
-        "runnerVersion": run_started.get("instrumentVersion"),
+        "runnerVersion": _text(run_started.get("instrumentVersion")),
         "model": None,
     }
+
+
+def _text(value: object) -> str | None:
+    """A member that is text when present (None when absent)."""
+    return value if isinstance(value, str) else None

@@ -17,16 +17,15 @@ import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from apconform.ap1.rundir import SEAL_FILE, TRANSCRIPT_FILE, load_in
 from apconform.ap1.transcript.head import HEAD_INVALID, Anchor, check_anchor, read_head
+from apconform.ap1.transcript.records import TranscriptHead, is_transcript_head
 from apconform.ap1.transcript.verify import TranscriptReport, verify_transcript
 from apconform.core.errors import ApconformError, DocumentRefused
 from apconform.core.files import load_path
 from apconform.core.trust import TrustAnchors, trust_anchors
-from apconform.core.validation import validate_document
-from apconform.models.ap1 import Ap1TranscriptHead
 
 __all__ = ["UNFINISHED", "RunVerdict", "ScoreReportCheck", "verify_run", "verify_run_at"]
 
@@ -62,7 +61,7 @@ class RunVerdict:
     """An unanchored chain (no head, older format) is a fault, not a pass."""
     path: Path | None = None
     """The transcript verified, when read from a file."""
-    head: dict[str, Any] | None = None
+    head: TranscriptHead | None = None
     """The head compared with the chain; None when there was none."""
     planned: int | None = None
     """The cells the seal plans; None without a seal."""
@@ -113,7 +112,7 @@ class RunVerdict:
 
 def verify_run(
     report: TranscriptReport,
-    head: dict[str, Any] | None,
+    head: TranscriptHead | None,
     *,
     seal_hash: str | None,
     anchors: TrustAnchors | None = None,
@@ -149,9 +148,9 @@ def verify_run_at(
     seal_hash = seal.get("sealHash") if isinstance(seal, dict) else None
     anchors = trust_anchors(trusted_keys, trust_file)
     report = verify_transcript(path, seal_hash=seal_hash, in_run_dir=in_run)
+    head: TranscriptHead | None
     if head_file is not None:
-        head = load_path(Path(head_file))
-        _check_head_schema(head, head_file)
+        head = _checked_head(load_path(Path(head_file)), head_file)
     else:
         head = read_head(folder) if path.name == TRANSCRIPT_FILE else None
     verdict = verify_run(
@@ -166,8 +165,10 @@ def verify_run_at(
     return replace(verdict, score_report=scored, planned=planned)
 
 
-def _check_head_schema(head: Any, name: str) -> None:
+def _checked_head(head: object, name: str) -> TranscriptHead:
     try:
-        validate_document(Ap1TranscriptHead, head, what=f"head file {name}")
+        if is_transcript_head(head, what=f"head file {name}"):
+            return head
     except DocumentRefused as refused:
         raise ApconformError(HEAD_INVALID, refused.message) from None
+    raise ApconformError(HEAD_INVALID, f"head file {name}: not a JSON object")

@@ -14,17 +14,20 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import BinaryIO, TypedDict
 
 from apconform.ap1.rundir import open_binary_in
 from apconform.ap1.transcript.chain import GENESIS, record_hash, split_lines
 from apconform.ap1.transcript.deferral import deferral_cause
+from apconform.ap1.transcript.records import (
+    ExecutionJson,
+    TranscriptRecord,
+    is_transcript_record,
+)
 from apconform.core.canonical import canonical_text
 from apconform.core.errors import ApconformError, DocumentRefused
 from apconform.core.files import open_binary
 from apconform.core.jsonload import Limits, loads
-from apconform.core.validation import validate_document
-from apconform.models.ap1 import Ap1TranscriptRecord
 
 __all__ = [
     "TRANSCRIPT_LIMIT",
@@ -39,6 +42,15 @@ TRANSCRIPT_LIMIT = 64 * 1024**3
 _LINE_LIMITS = Limits(max_bytes=64 * 1024 * 1024, max_depth=32, max_nodes=1_000_000)
 
 
+class ProblemJson(TypedDict):
+    """A located fault as ``verify-transcript --format json`` lists it."""
+
+    line: int
+    seq: str | None
+    kind: str
+    message: str
+
+
 @dataclass(frozen=True)
 class Problem:
     """One fault, located."""
@@ -48,7 +60,7 @@ class Problem:
     kind: str
     message: str
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ProblemJson:
         return {"line": self.line, "seq": self.seq, "kind": self.kind, "message": self.message}
 
     def __str__(self) -> str:
@@ -60,9 +72,9 @@ class Problem:
 class TranscriptReport:
     """What verification found, and what a resume needs to continue the chain."""
 
-    records: list[dict[str, Any]] = field(default_factory=list)
+    records: list[TranscriptRecord] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
-    cells: dict[str, dict[str, Any]] = field(default_factory=dict)
+    cells: dict[str, TranscriptRecord] = field(default_factory=dict)
     good_bytes: int = 0
     torn_tail: bytes | None = None
     deferred: Counter[str] = field(default_factory=Counter)
@@ -125,7 +137,7 @@ def _verify_lines(
     lines: Iterable[tuple[int, int, bytes, bool]], seal_hash: str | None
 ) -> TranscriptReport:
     report = TranscriptReport()
-    previous: dict[str, Any] | None = None
+    previous: TranscriptRecord | None = None
     for number, offset, raw, terminated in lines:
         if not terminated:
             report.torn_tail = raw
@@ -156,10 +168,10 @@ def _verify_lines(
             started = record.get("runStarted")
             report.declares_head = isinstance(started, dict) and "headFile" in started
         deferred = record.get("cellDeferred")
-        if isinstance(deferred, dict) and "cellKey" in deferred:
+        if deferred is not None:
             _deferral(number, record, deferred, report)
         execution = record.get("execution")
-        if isinstance(execution, dict) and "cellKey" in execution:
+        if execution is not None:
             key = execution["cellKey"]
             if key in report.cells:
                 first = report.cells[key]["seq"]
@@ -181,7 +193,7 @@ def _verify_lines(
 
 
 def _deferral(
-    number: int, record: dict[str, Any], deferred: dict[str, Any], report: TranscriptReport
+    number: int, record: TranscriptRecord, deferred: ExecutionJson, report: TranscriptReport
 ) -> None:
     key = deferred["cellKey"]
     if key in report.cells:
@@ -198,9 +210,9 @@ def _deferral(
     report.deferral_causes[deferral_cause(deferred)] += 1
 
 
-def _parse(number: int, raw: bytes, report: TranscriptReport) -> dict[str, Any] | None:
+def _parse(number: int, raw: bytes, report: TranscriptReport) -> TranscriptRecord | None:
     try:
-        record = loads(raw, limits=_LINE_LIMITS, source=f"line {number}")
+        record: object = loads(raw, limits=_LINE_LIMITS, source=f"line {number}")
     except ApconformError as exc:
         report.problems.append(Problem(number, None, "not-a-record", exc.message))
         return None
@@ -211,7 +223,8 @@ def _parse(number: int, raw: bytes, report: TranscriptReport) -> dict[str, Any] 
         return None
     seq = record.get("seq") if isinstance(record.get("seq"), str) else None
     try:
-        validate_document(Ap1TranscriptRecord, record, what=f"record at line {number}")
+        if not is_transcript_record(record, what=f"record at line {number}"):
+            return None  # not reached: a record that is not an object was refused above
     except DocumentRefused as refused:
         first = refused.violations[0]
         report.problems.append(Problem(number, seq, "schema", f"{first.path}: {first.message}"))
@@ -234,11 +247,14 @@ def _parse(number: int, raw: bytes, report: TranscriptReport) -> dict[str, Any] 
                 "the record's content does not match its sha256; the record was edited",
             )
         )
-    return dict(record)
+    return record.copy()
 
 
 def _check_sequence(
-    number: int, record: dict[str, Any], previous: dict[str, Any] | None, report: TranscriptReport
+    number: int,
+    record: TranscriptRecord,
+    previous: TranscriptRecord | None,
+    report: TranscriptReport,
 ) -> None:
     seq = int(record["seq"])
     expected = 0 if previous is None else int(previous["seq"]) + 1

@@ -12,7 +12,7 @@ as read, carried through untouched.
 
 from __future__ import annotations
 
-from typing import Any, NotRequired, TypedDict
+from typing import NotRequired, TypedDict
 
 from apconform.ap1.scoring.adjudication.agreement import AgreementResult, KappaInterval
 from apconform.ap1.scoring.rates import ProportionFigure
@@ -24,6 +24,7 @@ from apconform.ap1.scoring.rows import (
     UngovernedRow,
     UnreadableRow,
 )
+from apconform.ap1.transcript.records import RunOriginJson
 from apconform.core.spooled import SpooledRows
 
 __all__ = [
@@ -113,7 +114,7 @@ class ScoredRun(TypedDict):
     ap1VersionDoi: str
     instrumentVersion: str | None
     dimensionsClaimed: list[str]
-    origin: NotRequired[dict[str, Any]]
+    origin: NotRequired[RunOriginJson]
     """What :func:`~apconform.ap1.transcript.origin.run_origin` gives (a ``RunOrigin``)."""
 
 
