@@ -100,7 +100,7 @@ def _response(exc: BaseException) -> Any:
     return None
 
 
-def _body(exc: BaseException, response: Any) -> tuple[str | None, bool]:
+def _body(exc: BaseException, response: object) -> tuple[str | None, bool]:
     text: str | None = None
     try:
         candidate = getattr(response, "text", None) if response is not None else None

@@ -18,9 +18,15 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from apconform.ap1.inspect.context import METADATA_KEY, STORE_KEY, TASK_NAME, sealed_context
+from apconform.ap1.inspect.context import (
+    METADATA_KEY,
+    STORE_KEY,
+    TASK_NAME,
+    SealedContext,
+    sealed_context,
+)
 from apconform.ap1.inspect.logfile import LOG_UNREADABLE, private_copy
 from apconform.ap1.inspect.record import (
     NOT_RECORDED,
@@ -30,10 +36,14 @@ from apconform.ap1.inspect.record import (
     execution_record,
 )
 from apconform.ap1.masking import Masker
+from apconform.ap1.run.record import ExecutionRecord
 from apconform.ap1.rundir import HEAD_FILE, TRANSCRIPT_FILE, locked
 from apconform.ap1.transcript.chain import TranscriptWriter
 from apconform.ap1.transcript.head import head_document, write_head
 from apconform.core.errors import ApconformError, define_code
+
+if TYPE_CHECKING:
+    from inspect_ai.log import EvalLog, EvalSample
 
 __all__ = ["ImportResult", "import_inspect_log"]
 
@@ -90,7 +100,7 @@ class ImportResult:
     log_sha256: str = ""
 
 
-def _read(path: Path, name: Path) -> Any:
+def _read(path: Path, name: Path) -> EvalLog:
     try:
         from inspect_ai.log import read_eval_log
     except ImportError:
@@ -107,7 +117,7 @@ def _read(path: Path, name: Path) -> Any:
         ) from None
 
 
-def _task_metadata(log: Any, path: Path) -> dict[str, Any]:
+def _task_metadata(log: EvalLog, path: Path) -> dict[str, object]:
     spec = log.eval
     names = {spec.task, spec.task_registry_name}
     metadata = (spec.metadata or {}).get(METADATA_KEY)
@@ -119,7 +129,7 @@ def _task_metadata(log: Any, path: Path) -> dict[str, Any]:
     return metadata
 
 
-def _sample(log: Any, sample: Any, digest: str) -> InspectSample:
+def _sample(log: EvalLog, sample: EvalSample, digest: str) -> InspectSample:
     from inspect_ai.model import ChatMessageTool
 
     metadata = sample.metadata.get(METADATA_KEY) if isinstance(sample.metadata, dict) else None
@@ -150,11 +160,11 @@ def _sample(log: Any, sample: Any, digest: str) -> InspectSample:
     )
 
 
-def _inspect_version(log: Any) -> str:
+def _inspect_version(log: EvalLog) -> str:
     return str(log.eval.packages.get("inspect_ai") or "unknown")
 
 
-def _concurrency(log: Any) -> tuple[str, list[str]]:
+def _concurrency(log: EvalLog) -> tuple[str, list[str]]:
     config = log.eval.config
     if config.max_samples:
         return str(config.max_samples), []
@@ -174,16 +184,16 @@ def _key_names(model: str) -> list[str]:
     return [f"{name.upper().replace('-', '_')}_API_KEY"] if name else []
 
 
-def _secrets(context: Any, model: str) -> list[str]:
+def _secrets(context: SealedContext, model: str) -> list[str]:
     names = [context.run.inputs.config.model.endpoint.apiKeyEnv, *_key_names(model)]
     values = [os.environ.get(name, "") for name in names if name]
     return [value for value in values if value.strip()]
 
 
-def _records(log: Any, context: Any, digest: str) -> list[dict[str, Any]]:
+def _records(log: EvalLog, context: SealedContext, digest: str) -> list[ExecutionRecord]:
     order = {cell.key: position for position, cell in enumerate(context.cells)}
     masker = Masker(_secrets(context, str(log.eval.model or "")))
-    records: dict[str, dict[str, Any]] = {}
+    records: dict[str, ExecutionRecord] = {}
     for sample in log.samples or []:
         try:
             view = _sample(log, sample, digest)
@@ -254,10 +264,10 @@ def import_inspect_log(log_path: Path, run_dir: Path) -> ImportResult:
 
 def _write(
     path: Path,
-    context: Any,
-    log: Any,
-    metadata: dict[str, Any],
-    records: Iterable[dict[str, Any]],
+    context: SealedContext,
+    log: EvalLog,
+    metadata: dict[str, object],
+    records: Iterable[ExecutionRecord],
     concurrency: str,
     notes: list[str],
     digest: str,
@@ -296,7 +306,7 @@ def _write(
         count = 0
         statuses: dict[str, int] = {}
         for record in records:
-            writer.append("execution", record)
+            writer.append("execution", dict(record))  # the writer takes a plain JSON object
             count += 1
             statuses[record["status"]] = statuses.get(record["status"], 0) + 1
         planned = len(context.cells)

@@ -32,9 +32,16 @@ from apconform.ap1.inspect.rounds import (
 )
 from apconform.ap1.inspect.toolcalls import INSPECT_PARSED, raw_arguments
 from apconform.ap1.masking import Masker
+from apconform.ap1.run.record import (
+    ExecutionRecord,
+    RecordProvenance,
+    ToolCallRecord,
+    new_execution_record,
+)
 from apconform.ap1.run.shapes import CHAT, classify_shape, read_chat_message
 from apconform.ap1.run.toolcall import run_tool_call
 from apconform.core.canonical import sha256_hex
+from apconform.models.ap1 import ExecutionStatus, StopReason, ToolCallOutcome
 
 __all__ = ["NOT_RECORDED", "SOURCE", "InspectSample", "SampleRefused", "execution_record"]
 
@@ -72,7 +79,7 @@ class InspectSample:
     notes: list[str] = field(default_factory=list)
 
 
-def _text(content: Any) -> str:
+def _text(content: object) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
@@ -84,7 +91,7 @@ def _text(content: Any) -> str:
     return ""
 
 
-def _answered_body(answered: Round) -> Any:
+def _answered_body(answered: Round) -> object:
     """The answered response the argument text is read from: as it arrived when kept, else as
     Inspect recorded it."""
     if answered.body is not None:
@@ -132,12 +139,12 @@ class _Builder:
             )
         return None if text is None else self.masker(text)
 
-    def tool_calls(self, rounds: list[Round], store: Mapping[str, Any]) -> list[Any]:
+    def tool_calls(self, rounds: list[Round], store: Mapping[str, Any]) -> list[ToolCallRecord]:
         entries = store.get("toolCalls")
         if not isinstance(entries, list):
             raise self.refuse("the task's record of its tool calls is missing")
         tool = self.context.run.inputs.config.condition(self.cell.condition).tool
-        calls = []
+        calls: list[ToolCallRecord] = []
         for position, entry in enumerate(entries):
             if not isinstance(entry, dict):
                 raise self.refuse(f"tool call {position} of the task's record is not an object")
@@ -173,7 +180,7 @@ class _Builder:
                 )
             returned = entry.get("returnRaw")
             if returned is None:
-                if entry.get("outcome") != "not-executed":
+                if entry.get("outcome") != ToolCallOutcome.not_executed.value:
                     raise self.refuse(f"tool call {position} has an outcome but no return")
             else:
                 check = run_tool_call(
@@ -206,10 +213,12 @@ class _Builder:
             )
         return calls + self.unrecorded_calls(rounds, calls)
 
-    def unrecorded_calls(self, rounds: list[Round], calls: list[Any]) -> list[Any]:
+    def unrecorded_calls(
+        self, rounds: list[Round], calls: list[ToolCallRecord]
+    ) -> list[ToolCallRecord]:
         """Calls the model made that the loop never reached (Inspect stopped the sample first)."""
         seen = {(c["round"], c["index"]) for c in calls}
-        out = []
+        out: list[ToolCallRecord] = []
         for number, answered in enumerate(rounds, start=1):
             if answered.answer is None:
                 continue
@@ -236,7 +245,7 @@ class _Builder:
                         "name": str(made_call.get("function") or ""),
                         "argumentsRaw": self.masker(text),
                         "returnRaw": None,
-                        "outcome": "not-executed",
+                        "outcome": ToolCallOutcome.not_executed.value,
                     }
                 )
         return out
@@ -266,7 +275,7 @@ def _cell(context: SealedContext, sample: InspectSample) -> Cell:
 
 def execution_record(
     context: SealedContext, sample: InspectSample, masker: Masker | None = None
-) -> dict[str, Any]:
+) -> ExecutionRecord:
     """The execution record of one sample; raises :class:`SampleRefused` when a check fails."""
     cell = _cell(context, sample)
     builder = _Builder(context, sample, cell, masker or Masker([]))
@@ -277,27 +286,16 @@ def execution_record(
     started = (
         stamp(sample.started_at) or (stamp(events[0].get("timestamp")) if events else None) or EPOCH
     )
-    record: dict[str, Any] = {
-        "cellKey": cell.key,
-        "condition": cell.condition,
-        "itemId": cell.item_id,
-        "repeat": str(cell.repeat),
-        "status": "EXECUTED",
-        "statusReason": None,
-        "stopReason": "final-answer",
-        "startedAt": started,
-        "elapsedSeconds": seconds(sample.total_time),
-        "deliveredContextSha256": sha256_hex(delivered_context(inputs.fixture, item)),
-        "rounds": [],
-        "toolCalls": [],
-        "finalText": None,
-        "evidenceInputs": {
-            "toolsOffered": True,
-            "toolName": view.tool["name"],
-            "roundsRecorded": "0",
-            "allRoundsReadable": True,
-        },
-    }
+    record = new_execution_record(
+        cell_key=cell.key,
+        condition=cell.condition,
+        item_id=cell.item_id,
+        repeat=str(cell.repeat),
+        started_at=started,
+        elapsed_seconds=seconds(sample.total_time),
+        delivered_context_sha256=sha256_hex(delivered_context(inputs.fixture, item)),
+        tool_name=view.tool["name"],
+    )
     store = sample.store
     if store is None:
         raise SampleRefused(
@@ -308,7 +306,13 @@ def execution_record(
         if events:
             raise SampleRefused(f"{sample.source_record}: cell {cell.key} is VOID but was sent")
         reason = inputs.derivation_of[cell.item_id].reasonUnderivable or "underivable"
-        record.update(status="VOID", statusReason=reason, stopReason="not-sent")
+        record.update(
+            {
+                "status": ExecutionStatus.VOID.value,
+                "statusReason": reason,
+                "stopReason": StopReason.not_sent.value,
+            }
+        )
     else:
         if events:
             builder.opening(events[0])
@@ -342,7 +346,7 @@ def execution_record(
         transport = store.get("transport")
         for note in transport if isinstance(transport, list) else []:
             builder.derived.append(f"transport: {note}")
-        record["stopReason"] = str(store.get("stopReason") or "final-answer")
+        record["stopReason"] = str(store.get("stopReason") or StopReason.final_answer.value)
         _ending(record, sample, rounds, store, builder.masker)
     record["evidenceInputs"]["roundsRecorded"] = str(len(record["rounds"]))
     if record["startedAt"] == EPOCH and not cell.void:
@@ -353,7 +357,7 @@ def execution_record(
             "deliveredContextSha256: computed from the sealed inputs (the sample's opening "
             "messages were checked against them)",
         )
-    provenance: dict[str, Any] = {
+    provenance: RecordProvenance = {
         "source": SOURCE,
         "sourceVersion": sample.source_version,
         "sourceRecord": sample.source_record,
@@ -366,11 +370,14 @@ def execution_record(
     return record
 
 
-_STOPPED = {"UNMEASURED": "transport-exhausted", "UNOBSERVABLE": "unreadable-response"}
+_STOPPED = {
+    ExecutionStatus.UNMEASURED.value: StopReason.transport_exhausted.value,
+    ExecutionStatus.UNOBSERVABLE.value: StopReason.unreadable_response.value,
+}
 
 
 def _ending(
-    record: dict[str, Any],
+    record: ExecutionRecord,
     sample: InspectSample,
     rounds: list[Round],
     store: Mapping[str, Any],
@@ -379,24 +386,34 @@ def _ending(
     """The status the loop ended on, or the one of a sample Inspect ended early (error, limit)."""
     status = store.get("status")
     if status in _STOPPED and store.get("stopReason") == _STOPPED[status]:
-        record.update(status=status, statusReason=masker(str(store.get("statusReason")))[:2000])
-        if status == "UNOBSERVABLE":
+        record.update(
+            {"status": status, "statusReason": masker(str(store.get("statusReason")))[:2000]}
+        )
+        if status == ExecutionStatus.UNOBSERVABLE.value:
             record["evidenceInputs"]["allRoundsReadable"] = False
         return
     if sample.error is not None:
         first = sample.error.strip().splitlines()[0] if sample.error.strip() else "an error"
         failed = bool(rounds) and rounds[-1].answer is None
         record.update(
-            status="UNMEASURED",
-            statusReason=masker(f"Inspect ended the sample with an error: {first}")[:2000],
-            stopReason="transport-exhausted" if failed or not rounds else "interrupted",
+            {
+                "status": ExecutionStatus.UNMEASURED.value,
+                "statusReason": masker(f"Inspect ended the sample with an error: {first}")[:2000],
+                "stopReason": (
+                    StopReason.transport_exhausted.value
+                    if failed or not rounds
+                    else StopReason.interrupted.value
+                ),
+            }
         )
         return
     if sample.limit is not None:
         record.update(
-            status="UNMEASURED",
-            statusReason=f"Inspect's {sample.limit} ended the sample",
-            stopReason="interrupted",
+            {
+                "status": ExecutionStatus.UNMEASURED.value,
+                "statusReason": f"Inspect's {sample.limit} ended the sample",
+                "stopReason": StopReason.interrupted.value,
+            }
         )
         return
     if int(store.get("rounds") or 0) != len(rounds):

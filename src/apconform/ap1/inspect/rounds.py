@@ -21,12 +21,15 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
+from apconform.ap1.inputs.conditions import ConditionView
 from apconform.ap1.inspect.sampling import recorded_sampling
 from apconform.ap1.masking import Masker
+from apconform.ap1.run.record import AttemptRecord, RequestRecord, ResponseRecord, RoundRecord
 from apconform.ap1.run.shapes import response_record
 from apconform.ap1.run.wire import parse_body
 from apconform.core.canonical import canonical_text, sha256_bytes
 from apconform.core.errors import ApconformError
+from apconform.models.ap1 import AttemptOutcome
 
 __all__ = [
     "EPOCH",
@@ -47,7 +50,7 @@ class SampleRefused(ValueError):
     """The sample cannot become a record of this sealed run; the message says why."""
 
 
-def stamp(value: Any) -> str | None:
+def stamp(value: object) -> str | None:
     """A recorded timestamp as the records write it (UTC, microseconds, Z), or None."""
     if not isinstance(value, str) or not value:
         return None
@@ -60,14 +63,14 @@ def stamp(value: Any) -> str | None:
     return moment.astimezone(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
-def seconds(value: Any) -> str:
+def seconds(value: object) -> str:
     """A duration in seconds as decimal text in milliseconds ("0" for anything unusable)."""
     if not isinstance(value, int | float) or value != value or value < 0:
         return "0"
     return str(Decimal(round(value * 1000)).scaleb(-3))
 
 
-def _between(start: Any, end: Any) -> float | None:
+def _between(start: object, end: object) -> float | None:
     a, b = stamp(start), stamp(end)
     if a is None or b is None:
         return None
@@ -84,7 +87,7 @@ def output_message(event: Mapping[str, Any]) -> dict[str, Any]:
     return message if isinstance(message, dict) else {}
 
 
-def _parsed(value: Any, what: str) -> tuple[str, Any]:
+def _parsed(value: object, what: str) -> tuple[str, object]:
     """The RFC 8785 text of a recorded object, and that text parsed with Decimal numbers."""
     try:
         text = canonical_text(value)
@@ -103,17 +106,17 @@ def _call(event: Mapping[str, Any]) -> dict[str, Any]:
 class Round:
     """One round of the record, and what the rest of the record reads from it."""
 
-    record: dict[str, Any]
+    record: RoundRecord
     answer: Mapping[str, Any] | None
     """The model event whose answer was read (None when the round was not answered)."""
-    body: Any = None
+    body: object = None
     """The answered response parsed with Decimal numbers, when Inspect recorded it."""
 
 
 @dataclass
 class _Pairing:
     where: str
-    view: Any
+    view: ConditionView
     masker: Masker
     model: str
     base_url: str | None
@@ -122,7 +125,7 @@ class _Pairing:
     def refuse(self, message: str) -> SampleRefused:
         return SampleRefused(f"{self.where}: {message}")
 
-    def request(self, number: int, event: Mapping[str, Any]) -> dict[str, Any]:
+    def request(self, number: int, event: Mapping[str, Any]) -> RequestRecord:
         request_obj = _call(event).get("request")
         if not isinstance(request_obj, dict):
             request_obj = {k: event.get(k) for k in ("input", "tools", "tool_choice", "config")}
@@ -137,10 +140,14 @@ class _Pairing:
             "headers": [],
             "bodyText": self.masker(text),
             "bodySha256": sha256_bytes(text.encode("utf-8")),
-            "samplingAsSent": recorded_sampling(self.view, body, self.model),
+            "samplingAsSent": recorded_sampling(
+                self.view, body if isinstance(body, dict) else None, self.model
+            ),
         }
 
-    def recorded_response(self, number: int, event: Mapping[str, Any]) -> tuple[Any, Any]:
+    def recorded_response(
+        self, number: int, event: Mapping[str, Any]
+    ) -> tuple[ResponseRecord | None, object]:
         """(response record, parsed body) of the provider response Inspect recorded, if any."""
         response = _call(event).get("response")
         if not isinstance(response, dict):
@@ -152,13 +159,13 @@ class _Pairing:
             text, body, str(status) if isinstance(status, int) and status > 0 else None
         ), body
 
-    def kept_response(self, attempt: Mapping[str, Any]) -> tuple[Any, Any]:
+    def kept_response(self, attempt: Mapping[str, Any]) -> tuple[ResponseRecord | None, object]:
         """(response record, parsed body) of an attempt whose body the loop kept as it arrived."""
         text = attempt.get("responseText")
         if not isinstance(text, str):
             return None, None
         try:
-            body = parse_body(text.encode("utf-8"))
+            body: object = parse_body(text.encode("utf-8"))
         except (ApconformError, ValueError):
             body = None
         if attempt.get("responseTruncated"):
@@ -176,15 +183,20 @@ class _Pairing:
         return record, body
 
     def _response(
-        self, text: str, body: Any, status: str | None, digest: str | None = None
-    ) -> dict[str, Any]:
+        self, text: str, body: object, status: str | None, digest: str | None = None
+    ) -> ResponseRecord:
         digest = digest or sha256_bytes(text.encode("utf-8"))
         return response_record(status, text, digest, body, self.masker)
 
-    def attempt(self, entry: Mapping[str, Any], number: int) -> dict[str, Any]:
+    def attempt(self, entry: Mapping[str, Any], number: int) -> AttemptRecord:
         if not all(isinstance(entry.get(m), str) for m in _ATTEMPT_MEMBERS):
             raise self.refuse(f"round {number}: an attempt of the task's record is incomplete")
-        out = {m: str(entry[m]) for m in _ATTEMPT_MEMBERS}
+        out: AttemptRecord = {
+            "attempt": str(entry["attempt"]),
+            "startedAt": str(entry["startedAt"]),
+            "elapsedSeconds": str(entry["elapsedSeconds"]),
+            "outcome": str(entry["outcome"]),
+        }
         if entry.get("httpStatus") is not None:
             out["httpStatus"] = str(entry["httpStatus"])
         if entry.get("error") is not None:
@@ -193,23 +205,23 @@ class _Pairing:
             out["waitSeconds"] = str(entry["waitSeconds"])
         return out
 
-    def event_attempt(self, number: int, event: Mapping[str, Any], started: str) -> dict[str, Any]:
+    def event_attempt(self, number: int, event: Mapping[str, Any], started: str) -> AttemptRecord:
         """The one attempt of a round the loop never recorded, derived from its model event."""
         elapsed = _between(event.get("timestamp"), event.get("completed"))
         ids = [r for r in event.get("request_ids") or [] if isinstance(r, dict)]
         status = ids[-1].get("status") if ids else None
-        out: dict[str, Any] = {
+        out: AttemptRecord = {
             "attempt": "1",
             "startedAt": stamp(event.get("timestamp")) or started,
             "elapsedSeconds": seconds(
                 elapsed if elapsed is not None else event.get("working_time")
             ),
-            "outcome": "ok",
+            "outcome": AttemptOutcome.ok.value,
         }
         if isinstance(status, int) and status > 0:
             out["httpStatus"] = str(status)
         if event.get("error"):
-            out["outcome"] = "transport-error"
+            out["outcome"] = AttemptOutcome.transport_error.value
             out["error"] = self.masker(str(event["error"]))[:2000]
         self.derived.append(
             f"rounds[{number - 1}].attempts: Inspect ended the sample during this round, before "
@@ -246,7 +258,7 @@ def pair_rounds(
     store: Mapping[str, Any],
     events: list[dict[str, Any]],
     *,
-    view: Any,
+    view: ConditionView,
     where: str,
     masker: Masker,
     model: str,
@@ -273,15 +285,14 @@ def pair_rounds(
         with_request = next(
             (e for e in reversed(mine) if isinstance(_call(e).get("request"), dict)), last_event
         )
-        record: dict[str, Any] = {
+        record: RoundRecord = {
             "round": str(number),
             "request": pairing.request(number, with_request),
             "attempts": [pairing.attempt(a, number) for a in attempts],
         }
         answer: Mapping[str, Any] | None = None
-        body = None
         response, body = pairing.kept_response(last)
-        if last.get("outcome") == "ok" and not last.get("unreadable"):
+        if last.get("outcome") == AttemptOutcome.ok.value and not last.get("unreadable"):
             answer = last_event
             if response is None:
                 response, body = pairing.recorded_response(number, last_event)

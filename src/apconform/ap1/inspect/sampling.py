@@ -16,6 +16,7 @@ from typing import Any
 
 from apconform.ap1.inputs.conditions import ConditionView
 from apconform.ap1.inputs.config import SAMPLING_PARAMETERS
+from apconform.ap1.run.record import SentParameter
 from apconform.ap1.run.wire import dump
 
 __all__ = [
@@ -95,9 +96,11 @@ def generate_settings(view: ConditionView) -> GenerateSettings:
     return GenerateSettings(config, None if choice is None else _TOOL_CHOICE[choice], unapplied)
 
 
-def _lookup(request: dict[str, Any], names: tuple[str, ...], taken: set[str]) -> tuple[str, Any]:
-    places: list[tuple[str, dict[str, Any]]] = [("", request)]
-    places += [(f"{n}.", request[n]) for n in _NESTED if isinstance(request.get(n), dict)]
+def _lookup(
+    request: dict[str, object], names: tuple[str, ...], taken: set[str]
+) -> tuple[str, object]:
+    places: list[tuple[str, dict[str, object]]] = [("", request)]
+    places += [(f"{n}.", nested) for n in _NESTED if isinstance(nested := request.get(n), dict)]
     for prefix, place in places:
         for name in names:
             key = prefix + name
@@ -107,8 +110,8 @@ def _lookup(request: dict[str, Any], names: tuple[str, ...], taken: set[str]) ->
 
 
 def recorded_sampling(
-    view: ConditionView, request: dict[str, Any] | None, provider: str
-) -> list[dict[str, Any]]:
+    view: ConditionView, request: dict[str, object] | None, provider: str
+) -> list[SentParameter]:
     """The ``samplingAsSent`` entries of one round, read from the request Inspect recorded.
 
     Each sealed setting (tool_choice, then every sampling parameter) is looked
@@ -121,7 +124,7 @@ def recorded_sampling(
     settings = {"tool_choice": view.tool_choice} | {
         n: view.sampling[n] for n in SAMPLING_PARAMETERS
     }
-    found: dict[str, tuple[str, Any]] = {}
+    found: dict[str, tuple[str, object]] = {}
     taken: set[str] = set()
     body = request or {}
     order = [n for n in settings if "send" in settings[n]] + [
@@ -132,11 +135,11 @@ def recorded_sampling(
         if key:
             taken.add(key)
             found[name] = (key, value)
-    entries = []
+    entries: list[SentParameter] = []
     for name, setting in settings.items():
         if name in found:
             key, value = found[name]
-            entry: dict[str, Any] = {"name": name, "sent": dump(value)}
+            entry: SentParameter = {"name": name, "sent": dump(value)}
             if key != name:
                 entry["detail"] = f"carried as {key} in the request Inspect recorded"
             if "send" not in setting:

@@ -31,6 +31,7 @@ from apconform.ap1.inspect.sampling import generate_settings
 from apconform.ap1.inspect.tool import calculator_tool
 from apconform.ap1.inspect.toolcalls import raw_arguments
 from apconform.ap1.inspect.transport import (
+    LoopAttempt,
     RoundSent,
     attempt_settings,
     prepare_provider,
@@ -89,7 +90,7 @@ def ap1_tool_loop(run_dir: str) -> Solver:
         )
         keep()  # kept even if a limit stops round 1
 
-        def attempted(entry: dict[str, Any]) -> None:
+        def attempted(entry: LoopAttempt) -> None:
             record["attempts"].append(entry)
             keep()
 

@@ -8,6 +8,7 @@ execution, so a call made through either path gets the instrument's answer.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from inspect_ai.tool import Tool, ToolDef, ToolParam, ToolParams
@@ -19,7 +20,7 @@ from apconform.core.canonical import canonical_text
 __all__ = ["calculator_tool"]
 
 
-def calculator_tool(spec: dict[str, Any], calculator: Calculator) -> Tool:
+def calculator_tool(spec: Mapping[str, str], calculator: Calculator) -> Tool:
     """The sealed calculator tool (``spec`` is the condition's tool object) for Inspect."""
     name = str(spec["name"])
     argument = str(spec["argumentName"])

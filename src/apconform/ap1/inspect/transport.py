@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, Required, TypedDict
 
 import anyio
 from inspect_ai.event import ModelEvent
@@ -34,6 +34,7 @@ from apconform.ap1.run.shapes import CHAT, classify_shape
 from apconform.ap1.run.wire import not_json, parse_body
 from apconform.core.canonical import sha256_bytes
 from apconform.core.errors import ApconformError
+from apconform.models.ap1 import AttemptOutcome
 
 __all__ = ["RoundSent", "attempt_settings", "prepare_provider", "send_round"]
 
@@ -49,7 +50,7 @@ class RoundSent:
     """(shape, detail) when the answer arrived in a shape that is not a chat completion."""
     event: ModelEvent | None = None
     """The model event of the attempt that was answered."""
-    body: Any = None
+    body: object = None
     """The answered response's body as it arrived, parsed, when the task could keep it."""
 
 
@@ -111,7 +112,27 @@ def _new_event(before: ModelEvent | None) -> ModelEvent | None:
     return event
 
 
-def _keep(entry: dict[str, Any], arrival: Arrival) -> None:
+class LoopAttempt(TypedDict, total=False):
+    """The task loop's record of one attempt, kept in the sample's store (members set as the
+    attempt proceeds); the import pairs it with Inspect's model event."""
+
+    round: Required[str]
+    attempt: Required[str]
+    startedAt: str
+    elapsedSeconds: str
+    event: str | None
+    httpStatus: str
+    responseText: str
+    responseSha256: str
+    responseNotKept: str
+    responseTruncated: bool
+    outcome: str
+    unreadable: str
+    error: str
+    waitSeconds: str
+
+
+def _keep(entry: LoopAttempt, arrival: Arrival) -> None:
     """Put what arrived for the attempt into its record: the status, and the body's exact bytes
     (as text, with their SHA-256) when it was a success the hook could read."""
     if arrival.status is not None:
@@ -126,7 +147,11 @@ def _keep(entry: dict[str, Any], arrival: Arrival) -> None:
 def _error(error: str, outcome: str, arrival: Arrival) -> str:
     """The attempt's error text; for a body that is not JSON, the native adapter's own words
     from the bytes that arrived."""
-    if outcome != "malformed-body" or arrival.body is None or arrival.status is None:
+    if (
+        outcome != AttemptOutcome.malformed_body.value
+        or arrival.body is None
+        or arrival.status is None
+    ):
         return error
     try:
         parse_body(arrival.body)
@@ -155,7 +180,7 @@ async def send_round(
     number: int,
     config: dict[str, Any],
     policy: RetryPolicy,
-    record: Callable[[dict[str, Any]], None],
+    record: Callable[[LoopAttempt], None],
 ) -> RoundSent:
     """Send round ``number`` (the sample's messages so far) by the sealed policy.
 
@@ -169,13 +194,13 @@ async def send_round(
     for attempt in range(1, policy.max_attempts + 1):
         before = _last_event()
         started_at, started = utc_now(), time.perf_counter()
-        entry: dict[str, Any] = {"round": str(number), "attempt": str(attempt)}
+        entry: LoopAttempt = {"round": str(number), "attempt": str(attempt)}
         try:
             with listening() as arrival:
                 await generate(state, tool_calls="none", **config, **settings)
         except Exception as exc:
             event = _new_event(before)
-            entry.update(startedAt=started_at, elapsedSeconds=elapsed_text(started))
+            entry.update({"startedAt": started_at, "elapsedSeconds": elapsed_text(started)})
             entry["event"] = event.uuid if event is not None else None
             fault = classify(exc, policy.timeout)
             if fault is None:
@@ -185,15 +210,19 @@ async def send_round(
                 first = str(exc).strip().splitlines()
                 _keep(entry, arrival)
                 entry.update(
-                    outcome="ok",
-                    unreadable=f"{type(exc).__name__}: {first[0] if first else ''}"[:2000],
+                    {
+                        "outcome": AttemptOutcome.ok.value,
+                        "unreadable": f"{type(exc).__name__}: {first[0] if first else ''}"[:2000],
+                    }
                 )
                 sent.attempts += 1
                 record(entry)
                 sent.unreadable = shape
                 return sent
             _keep(entry, arrival)
-            entry.update(outcome=fault.outcome, error=_error(fault.error, fault.outcome, arrival))
+            entry.update(
+                {"outcome": fault.outcome, "error": _error(fault.error, fault.outcome, arrival)}
+            )
             if fault.http_status is not None:
                 entry["httpStatus"] = str(fault.http_status)
             if fault.response_text is not None:
@@ -214,10 +243,12 @@ async def send_round(
             continue
         event = _new_event(before)
         entry.update(
-            startedAt=started_at,
-            elapsedSeconds=elapsed_text(started),
-            event=event.uuid if event is not None else None,
-            outcome="ok",
+            {
+                "startedAt": started_at,
+                "elapsedSeconds": elapsed_text(started),
+                "event": event.uuid if event is not None else None,
+                "outcome": AttemptOutcome.ok.value,
+            }
         )
         _keep(entry, arrival)
         sent.attempts += 1
@@ -228,7 +259,7 @@ async def send_round(
     return sent
 
 
-def _chat(arrival: Arrival) -> Any:
+def _chat(arrival: Arrival) -> object:
     """The answered body as parsed JSON (Decimal numbers), when the hook kept its bytes."""
     if arrival.body is None:
         return None

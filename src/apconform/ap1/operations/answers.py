@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Literal, NotRequired, TypedDict
 
 from apconform.ap1.importers.reference.import_record import DroppedClaim
+from apconform.ap1.run.record import EchoedParameter
 from apconform.ap1.scoring.rows import SheetKey
 
 __all__ = [
@@ -123,7 +124,7 @@ class ResponseShape(TypedDict):
 
     shape: str
     detail: str | None
-    samplingEchoed: list[dict[str, str]]
+    samplingEchoed: list[EchoedParameter]
 
 
 class MaskedText(TypedDict):

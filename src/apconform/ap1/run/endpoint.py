@@ -11,7 +11,6 @@ import threading
 import time
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
 
 import requests
 
@@ -19,11 +18,19 @@ from apconform import __version__
 from apconform.ap1.clock import elapsed_text, utc_now
 from apconform.ap1.masking import MASK, Masker
 from apconform.ap1.run.ratelimit import RateLimiter
+from apconform.ap1.run.record import (
+    AttemptRecord,
+    HeaderField,
+    RequestRecord,
+    ResponseRecord,
+    SentParameter,
+)
 from apconform.ap1.run.retry import RETRYABLE, RetryPolicy, backoff_wait, retry_after_seconds
 from apconform.ap1.run.shapes import response_record
 from apconform.ap1.run.wire import RESPONSE_LIMITS, not_json, parse_body
 from apconform.core.canonical import sha256_bytes
 from apconform.core.errors import ApconformError
+from apconform.models.ap1 import AttemptOutcome
 
 __all__ = ["Endpoint", "Exchange", "Interrupted"]
 
@@ -36,10 +43,11 @@ class Interrupted(Exception):
 class Exchange:
     """One round: the request record, every attempt, and the response when one was read."""
 
-    request: dict[str, Any]
-    attempts: list[dict[str, Any]] = field(default_factory=list)
-    response: dict[str, Any] | None = None
-    body: Any = None
+    request: RequestRecord
+    attempts: list[AttemptRecord] = field(default_factory=list)
+    response: ResponseRecord | None = None
+    body: object = None
+    """The response body parsed (JSON, numbers as Decimal), or None."""
     cause: str | None = None
 
     @property
@@ -81,7 +89,7 @@ class Endpoint:
             self._local.session = session
         return session
 
-    def _headers(self) -> tuple[dict[str, str], list[dict[str, str]]]:
+    def _headers(self) -> tuple[dict[str, str], list[HeaderField]]:
         headers = {
             "Content-Type": "application/json",
             "Accept": "application/json",
@@ -89,13 +97,13 @@ class Endpoint:
         }
         if self._api_key:
             headers["Authorization"] = f"Bearer {self._api_key}"
-        recorded = [
+        recorded: list[HeaderField] = [
             {"name": k, "value": f"Bearer {MASK}" if k == "Authorization" else v}
             for k, v in headers.items()
         ]
         return headers, recorded
 
-    def exchange(self, body_text: str, sampling_as_sent: list[dict[str, Any]]) -> Exchange:
+    def exchange(self, body_text: str, sampling_as_sent: list[SentParameter]) -> Exchange:
         """Send one round, retrying by the policy; raise Interrupted when the run stops."""
         data = body_text.encode("utf-8")
         headers, recorded = self._headers()
@@ -114,7 +122,7 @@ class Endpoint:
             self.limiter.acquire(self.stop)
             record, retry_after = self._attempt(attempt, data, headers, result)
             result.attempts.append(record)
-            if record["outcome"] == "ok":
+            if record["outcome"] == AttemptOutcome.ok.value:
                 result.cause = None
                 return result
             result.cause = self._cause(record, attempt)
@@ -126,16 +134,16 @@ class Endpoint:
                 raise Interrupted
         return result
 
-    def _cause(self, record: dict[str, Any], attempt: int) -> str:
+    def _cause(self, record: AttemptRecord, attempt: int) -> str:
         detail = record.get("error") or f"HTTP {record.get('httpStatus')}"
         plural = "s" if attempt != 1 else ""
         return f"{record['outcome']} after {attempt} attempt{plural}: {detail}"
 
     def _attempt(
         self, attempt: int, data: bytes, headers: dict[str, str], result: Exchange
-    ) -> tuple[dict[str, Any], Decimal | None]:
+    ) -> tuple[AttemptRecord, Decimal | None]:
         started_at, started = utc_now(), time.perf_counter()
-        record: dict[str, Any] = {"attempt": str(attempt), "startedAt": started_at}
+        record: AttemptRecord = {"attempt": str(attempt), "startedAt": started_at}
         result.response, result.body = None, None  # the record describes the last attempt
         retry_after = None
         try:
@@ -153,14 +161,19 @@ class Endpoint:
                 response.close()
         except requests.Timeout as exc:
             record.update(
-                outcome="timeout",
-                error=self.mask(
-                    f"no response within {self.policy.timeout} s ({type(exc).__name__})"
-                ),
+                {
+                    "outcome": AttemptOutcome.timeout.value,
+                    "error": self.mask(
+                        f"no response within {self.policy.timeout} s ({type(exc).__name__})"
+                    ),
+                }
             )
         except (requests.RequestException, OSError) as exc:
             record.update(
-                outcome="transport-error", error=self.mask(f"{type(exc).__name__}: {exc}")[:2000]
+                {
+                    "outcome": AttemptOutcome.transport_error.value,
+                    "error": self.mask(f"{type(exc).__name__}: {exc}")[:2000],
+                }
             )
         else:
             status = response.status_code
@@ -175,27 +188,31 @@ class Endpoint:
         record["elapsedSeconds"] = elapsed_text(started)
         return record, retry_after
 
-    def _read(self, status: int, raw: bytes | None) -> tuple[str, Any, str | None]:
-        body = None
+    def _read(self, status: int, raw: bytes | None) -> tuple[str, object, str | None]:
+        body: object = None
         if raw is not None:
             try:
                 body = parse_body(raw)
             except (ApconformError, ValueError) as exc:
                 body = None
                 if status == 200:
-                    return "malformed-body", None, not_json(status, exc)
+                    return AttemptOutcome.malformed_body.value, None, not_json(status, exc)
         elif status == 200:
-            return "malformed-body", None, f"the body exceeds {RESPONSE_LIMITS.max_bytes} bytes"
+            return (
+                AttemptOutcome.malformed_body.value,
+                None,
+                f"the body exceeds {RESPONSE_LIMITS.max_bytes} bytes",
+            )
         if status == 200:
-            return "ok", body, None
+            return AttemptOutcome.ok.value, body, None
         excerpt = self.mask((raw or b"").decode("utf-8", "replace"))[:500]
         if status == 429:
-            return "rate-limited", body, f"HTTP 429: {excerpt}"
+            return AttemptOutcome.rate_limited.value, body, f"HTTP 429: {excerpt}"
         if 500 <= status <= 599:
-            return "server-error", body, f"HTTP {status}: {excerpt}"
-        return "http-error", body, f"HTTP {status}: {excerpt}"
+            return AttemptOutcome.server_error.value, body, f"HTTP {status}: {excerpt}"
+        return AttemptOutcome.http_error.value, body, f"HTTP {status}: {excerpt}"
 
-    def _response_record(self, status: int, raw: bytes | None, body: Any) -> dict[str, Any]:
+    def _response_record(self, status: int, raw: bytes | None, body: object) -> ResponseRecord:
         text = (raw or b"").decode("utf-8", "replace")
         return response_record(str(status), text, sha256_bytes(raw or b""), body, self.mask)
 

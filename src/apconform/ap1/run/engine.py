@@ -50,6 +50,7 @@ from apconform.ap1.transcript.verify import TranscriptReport, verify_transcript
 from apconform.core.canonical import sha256_bytes
 from apconform.core.errors import ApconformError, define_code
 from apconform.core.signing import Ed25519Key
+from apconform.models.ap1 import ExecutionStatus
 
 __all__ = ["RunOptions", "RunResult", "run_sealed"]
 
@@ -361,10 +362,11 @@ def _execute(
 
     def work(cell: Cell) -> None:
         record = execute_cell(cell, ctx)
-        if stop.is_set() and record["status"] != "VOID":
+        if stop.is_set() and record["status"] != ExecutionStatus.VOID.value:
             raise Interrupted
-        if endpoint_failure(record) is not None:  # not an outcome: kept, executed again later
-            written = writer.append("cell-deferred", record)
+        payload = dict(record)  # the transcript's writer takes a plain JSON object
+        if endpoint_failure(payload) is not None:  # not an outcome: kept, executed again later
+            written = writer.append("cell-deferred", payload)
             failure = str(endpoint_failure(written["cellDeferred"]))  # the masked cause
             with lock:
                 result.deferred_now[failure] += 1
@@ -375,9 +377,9 @@ def _execute(
             progress.update("DEFERRED")
             raise Deferred
         watch.observe(None)
-        written = writer.append("execution", record)
+        written = writer.append("execution", payload)
         with lock:
-            if record["status"] == "UNMEASURED":
+            if record["status"] == ExecutionStatus.UNMEASURED.value:
                 result.unmeasured_causes[deferral_cause(written["execution"])] += 1
             if cell.key in deferred_before:
                 result.retried += 1

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from apconform.ap1.inputs.conditions import ConditionView
 from apconform.ap1.inputs.config import SAMPLING_PARAMETERS
+from apconform.ap1.run.record import SentParameter
 from apconform.ap1.run.wire import Raw, dump
 
 __all__ = ["NUMERIC_PARAMETERS", "build_body", "initial_messages", "tool_definition"]
@@ -24,7 +25,7 @@ NUMERIC_PARAMETERS = frozenset(
 )
 
 
-def tool_definition(tool: dict[str, Any]) -> dict[str, Any]:
+def tool_definition(tool: Mapping[str, str]) -> dict[str, object]:
     """The OpenAI function-tool object for the calculator."""
     argument = tool["argumentName"]
     return {
@@ -43,36 +44,38 @@ def tool_definition(tool: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def initial_messages(view: ConditionView, user_message: str) -> list[dict[str, Any]]:
+def initial_messages(view: ConditionView, user_message: str) -> list[dict[str, object]]:
     """System message (when the condition has one) and the user message."""
-    messages: list[dict[str, Any]] = []
+    messages: list[dict[str, object]] = []
     if view.system_prompt:
         messages.append({"role": "system", "content": view.system_prompt})
     messages.append({"role": "user", "content": user_message})
     return messages
 
 
-def _setting(name: str, setting: dict[str, Any], numeric: bool) -> tuple[Any, dict[str, Any]]:
+def _setting(
+    name: str, setting: Mapping[str, str], numeric: bool
+) -> tuple[str | None, SentParameter]:
     """(value to write or None, the samplingAsSent entry)."""
     if "send" in setting:
         token = Raw(setting["send"]) if numeric else setting["send"]
         return token, {"name": name, "sent": dump(token)}
-    entry = {"name": name, "omitted": setting["omit"]}
+    entry: SentParameter = {"name": name, "omitted": setting["omit"]}
     if "detail" in setting:
         entry["detail"] = setting["detail"]
     return None, entry
 
 
 def build_body(
-    model: str, messages: list[dict[str, Any]], view: ConditionView
-) -> tuple[str, list[dict[str, Any]]]:
+    model: str, messages: list[dict[str, object]], view: ConditionView
+) -> tuple[str, list[SentParameter]]:
     """The exact body text and the record of every setting (tool_choice, then sampling)."""
-    body: dict[str, Any] = {
+    body: dict[str, object] = {
         "model": model,
         "messages": messages,
         "tools": [tool_definition(view.tool)],
     }
-    record: list[dict[str, Any]] = []
+    record: list[SentParameter] = []
     value, entry = _setting("tool_choice", view.tool_choice, numeric=False)
     record.append(entry)
     if value is not None:

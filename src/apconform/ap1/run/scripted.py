@@ -18,12 +18,15 @@ from apconform.ap1.inputs.plan import Cell, RunInputs
 from apconform.ap1.masking import Masker
 from apconform.ap1.run.endpoint import Exchange
 from apconform.ap1.run.execution import ExecutionContext, execute_cell
+from apconform.ap1.run.record import RequestRecord, SentParameter
+from apconform.ap1.run.shapes import response_record
 from apconform.ap1.run.wire import dump
+from apconform.models.ap1 import AttemptOutcome
 
 __all__ = ["run_scripted"]
 
 
-def _as_read(value: Any) -> Any:
+def _as_read(value: object) -> object:
     """``value`` with each float as the Decimal of its shortest text (JSON has one number)."""
     if isinstance(value, float):
         return Decimal(repr(value))
@@ -37,12 +40,12 @@ def _as_read(value: Any) -> Any:
 class _ScriptedEndpoint:
     """Answers each round from the script, in order."""
 
-    def __init__(self, script: list[Any]) -> None:
+    def __init__(self, script: list[object]) -> None:
         self.script = list(script)
         self.mask = Masker()
 
-    def exchange(self, body_text: str, sampling_as_sent: list[dict[str, Any]]) -> Exchange:
-        request = {
+    def exchange(self, body_text: str, sampling_as_sent: list[SentParameter]) -> Exchange:
+        request: RequestRecord = {
             "url": "scripted",
             "headers": [],
             "bodyText": body_text,
@@ -53,22 +56,32 @@ class _ScriptedEndpoint:
         exchange = Exchange(request=request)
         if isinstance(step, dict) and set(step) == {"fail"}:
             exchange.attempts.append(
-                {"attempt": "1", "outcome": "transport-error", "error": step["fail"]}
+                {
+                    "attempt": "1",
+                    "outcome": AttemptOutcome.transport_error.value,
+                    "error": step["fail"],
+                }
             )
-            exchange.cause = f"transport-error after 1 attempt: {step['fail']}"
+            exchange.cause = (
+                f"{AttemptOutcome.transport_error.value} after 1 attempt: {step['fail']}"
+            )
             return exchange
-        exchange.attempts.append({"attempt": "1", "outcome": "ok", "httpStatus": "200"})
+        exchange.attempts.append(
+            {"attempt": "1", "outcome": AttemptOutcome.ok.value, "httpStatus": "200"}
+        )
         exchange.body = _as_read(step)
-        exchange.response = {"httpStatus": "200", "bodyText": dump(exchange.body)}
+        exchange.response = response_record(
+            "200", dump(exchange.body), "", exchange.body, self.mask
+        )
         return exchange
 
 
 def run_scripted(
-    inputs: RunInputs, item_id: str, condition: str, script: list[Any]
+    inputs: RunInputs, item_id: str, condition: str, script: list[object]
 ) -> dict[str, Any]:
     """The parts of the execution record a vector compares."""
     endpoint = _ScriptedEndpoint(script)
-    ctx = ExecutionContext(inputs, endpoint, Calculator(inputs.config.rounding), threading.Event())  # type: ignore[arg-type]
+    ctx = ExecutionContext(inputs, endpoint, Calculator(inputs.config.rounding), threading.Event())
     record = execute_cell(Cell(condition, item_id, 1), ctx)
     return {
         "status": record["status"],
@@ -78,7 +91,14 @@ def run_scripted(
         "finalText": record["finalText"],
         "allRoundsReadable": record["evidenceInputs"]["allRoundsReadable"],
         "toolCalls": [
-            {k: c[k] for k in ("round", "index", "name", "argumentsRaw", "returnRaw", "outcome")}
+            {
+                "round": c["round"],
+                "index": c["index"],
+                "name": c["name"],
+                "argumentsRaw": c["argumentsRaw"],
+                "returnRaw": c["returnRaw"],
+                "outcome": c["outcome"],
+            }
             for c in record["toolCalls"]
         ],
         "messagesSent": [
@@ -87,7 +107,7 @@ def run_scripted(
     }
 
 
-def _messages(body_text: str) -> list[dict[str, Any]]:
+def _messages(body_text: str) -> list[dict[str, object]]:
     import json
 
     return list(json.loads(body_text)["messages"])

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from apconform.ap1.inputs.config import SAMPLING_PARAMETERS
+from apconform.ap1.run.record import EchoedParameter, ResponseRecord
 from apconform.ap1.run.wire import dump
+from apconform.models.ap1 import ResponseShape
 
 __all__ = [
     "CHAT",
@@ -23,14 +24,14 @@ __all__ = [
     "response_record",
 ]
 
-CHAT = "openai-chat-completion"
+CHAT = ResponseShape.openai_chat_completion.value
 
 
-def classify_shape(body: Any) -> tuple[str, str | None]:
+def classify_shape(body: object) -> tuple[str, str | None]:
     """(shape, detail); the detail says what identified a shape other than a chat completion."""
     if not isinstance(body, dict):
         kind = "array" if isinstance(body, list) else type(body).__name__
-        return "unrecognised", f"the body is a JSON {kind}, not an object"
+        return ResponseShape.unrecognised.value, f"the body is a JSON {kind}, not an object"
     choices = body.get("choices")
     if (
         isinstance(choices, list)
@@ -40,20 +41,29 @@ def classify_shape(body: Any) -> tuple[str, str | None]:
     ):
         return CHAT, None
     if body.get("type") == "message" and isinstance(body.get("content"), list):
-        return "anthropic-messages", 'type "message" with a content list (Anthropic Messages API)'
+        return (
+            ResponseShape.anthropic_messages.value,
+            'type "message" with a content list (Anthropic Messages API)',
+        )
     if isinstance(body.get("candidates"), list):
-        return "gemini-generate-content", "a candidates list (Gemini generateContent)"
+        return (
+            ResponseShape.gemini_generate_content.value,
+            "a candidates list (Gemini generateContent)",
+        )
     if body.get("object") == "response" or (
         isinstance(body.get("output"), list) and "status" in body
     ):
-        return "openai-responses", 'object "response" with an output list (OpenAI Responses API)'
+        return (
+            ResponseShape.openai_responses.value,
+            'object "response" with an output list (OpenAI Responses API)',
+        )
     if "error" in body and set(body) <= {"error", "code", "status", "message"}:
-        return "error-object", "an error object instead of a completion"
+        return ResponseShape.error_object.value, "an error object instead of a completion"
     keys = ", ".join(sorted(str(k) for k in body)[:12]) or "none"
-    return "unrecognised", f"top-level keys: {keys}"
+    return ResponseShape.unrecognised.value, f"top-level keys: {keys}"
 
 
-def echoed_sampling(body: Any) -> list[dict[str, str]]:
+def echoed_sampling(body: object) -> list[EchoedParameter]:
     """Sampling parameters (and tool_choice) the body reports at its top level, verbatim."""
     if not isinstance(body, dict):
         return []
@@ -62,13 +72,15 @@ def echoed_sampling(body: Any) -> list[dict[str, str]]:
 
 
 def response_record(
-    status: str | None, text: str, digest: str, body: Any, mask: Callable[[str], str]
-) -> dict[str, Any]:
+    status: str | None, text: str, digest: str, body: object, mask: Callable[[str], str]
+) -> ResponseRecord:
     """The record of a response as received: its text (masked), the digest of its bytes, its
     shape and the sampling it echoes (``body`` is the text parsed, or None when it is not JSON)."""
     masked = mask(text)
-    shape, detail = classify_shape(body) if body is not None else ("unrecognised", "not JSON")
-    record: dict[str, Any] = {
+    shape, detail = (
+        classify_shape(body) if body is not None else (ResponseShape.unrecognised.value, "not JSON")
+    )
+    record: ResponseRecord = {
         "httpStatus": status,
         "bodyText": masked,
         "bodySha256": digest,
@@ -85,16 +97,19 @@ def response_record(
 class ChatMessage:
     """The first choice's message: verbatim, plus its text and tool calls."""
 
-    message: dict[str, Any]
+    message: dict[str, object]
     text: str | None
-    tool_calls: list[Any]
+    tool_calls: list[object]
     finish_reason: str | None
 
 
-def read_chat_message(body: dict[str, Any]) -> ChatMessage:
+def read_chat_message(body: object) -> ChatMessage:
     """Read the first choice of a body already classified as a chat completion."""
-    choice = body["choices"][0]
-    message = choice["message"]
+    choices = body.get("choices") if isinstance(body, dict) else None
+    choice = choices[0] if isinstance(choices, list) and choices else None
+    message = choice.get("message") if isinstance(choice, dict) else None
+    if not isinstance(choice, dict) or not isinstance(message, dict):
+        raise ValueError("the body is not a chat completion (classify_shape it first)")
     content = message.get("content")
     if isinstance(content, list):  # some servers send content parts
         parts = [p.get("text") for p in content if isinstance(p, dict)]

@@ -27,14 +27,14 @@ class Raw(str):
     __slots__ = ()
 
 
-def dump(value: Any) -> str:
+def dump(value: object) -> str:
     """Compact JSON text, members in insertion order, non-ASCII as UTF-8, Decimals exactly."""
     out: list[str] = []
     _write(value, out)
     return "".join(out)
 
 
-def _write(value: Any, out: list[str]) -> None:
+def _write(value: object, out: list[str]) -> None:
     if isinstance(value, Raw):
         out.append(str.__str__(value))
     elif isinstance(value, str):

@@ -36,13 +36,14 @@ from apconform.ap1.inputs.conditions import ConditionView
 from apconform.ap1.inputs.items import delivered_context, render_user_message
 from apconform.ap1.inputs.plan import RunInputs
 from apconform.ap1.masking import mask_text
+from apconform.ap1.run.record import new_execution_record
 from apconform.ap1.run.request import build_body, initial_messages
 from apconform.ap1.run.shapes import CHAT, classify_shape, echoed_sampling
 from apconform.ap1.run.wire import dump
 from apconform.core.canonical import sha256_bytes, sha256_hex
 from apconform.core.errors import ApconformError, define_code
 from apconform.core.jsonload import Limits, loads
-from apconform.models.ap1 import QuestionItem
+from apconform.models.ap1 import ExecutionStatus, QuestionItem
 
 __all__ = [
     "IMPORT_RECORD",
@@ -490,27 +491,23 @@ def convert_execution(
         raise _refuse(line, f"item {item_id} is not in the supplied question set")
     view = inputs.config.condition(condition)
     status, reason, stop = _status(engine)
-    record: dict[str, Any] = {
-        "cellKey": f"{condition}/{item_id}/{repeat}",
-        "condition": condition,
-        "itemId": item_id,
-        "repeat": str(repeat),
-        "status": status,
-        "statusReason": reason,
-        "stopReason": stop,
-        "startedAt": engine["timestamp"],
-        "elapsedSeconds": "0",
-        "deliveredContextSha256": sha256_hex(delivered_context(inputs.fixture, item)),
-        "rounds": [],
-        "toolCalls": [],
-        "finalText": None,
-        "evidenceInputs": {
-            "toolsOffered": True,
-            "toolName": view.tool["name"],
-            "roundsRecorded": "0",
-            "allRoundsReadable": status != "UNOBSERVABLE",
-        },
-    }
+    # A plain dict: the rest of this module fills it as untyped JSON for now.
+    record: dict[str, Any] = dict(
+        new_execution_record(
+            cell_key=f"{condition}/{item_id}/{repeat}",
+            condition=condition,
+            item_id=item_id,
+            repeat=str(repeat),
+            status=status,
+            status_reason=reason,
+            stop_reason=stop,
+            started_at=engine["timestamp"],
+            elapsed_seconds="0",
+            delivered_context_sha256=sha256_hex(delivered_context(inputs.fixture, item)),
+            tool_name=view.tool["name"],
+            all_rounds_readable=status != ExecutionStatus.UNOBSERVABLE.value,
+        )
+    )
     masked = False
     derived = [
         "deliveredContextSha256: computed from the sealed inputs (the recorded opening messages "
