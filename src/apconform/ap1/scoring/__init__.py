@@ -21,9 +21,12 @@ if TYPE_CHECKING:
     from apconform.ap1.scoring.api import rescore as rescore
     from apconform.ap1.scoring.api import rescore_bytes as rescore_bytes
     from apconform.ap1.scoring.api import score_execution as score_execution
+    from apconform.ap1.scoring.api import transcript_lines as transcript_lines
     from apconform.ap1.scoring.context import ScoringInputs as ScoringInputs
+    from apconform.ap1.scoring.files import RescoreOutcome as RescoreOutcome
     from apconform.ap1.scoring.files import ScoredFiles as ScoredFiles
     from apconform.ap1.scoring.files import compare_reports as compare_reports
+    from apconform.ap1.scoring.files import rescore_run as rescore_run
     from apconform.ap1.scoring.files import score_run as score_run
     from apconform.ap1.scoring.files import score_transcript as score_transcript
     from apconform.ap1.scoring.report.html import render_html as render_html

@@ -5,7 +5,9 @@ precomputes every item's traced values; ``score_execution`` then scores one
 record in well under a millisecond, ``rescore`` turns a list of transcript
 records into the full report, and ``rescore_bytes`` does the same from the
 transcript file's bytes, checking each line's hash over its exact bytes as
-``apconform ap1 rescore`` does. Nothing here reads or writes a file.
+``apconform ap1 rescore`` does (``transcript_lines`` splits those bytes into
+the lines it feeds, for a caller that bounds their number first). Nothing here
+reads or writes a file.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from apconform.ap1.scoring.execution import score_record
 from apconform.ap1.scoring.rescoring import Rescorer, ScoreReport, rescore_records
 from apconform.core.canonical import sha256_text
 
-__all__ = ["prepare_inputs", "rescore", "rescore_bytes", "score_execution"]
+__all__ = ["prepare_inputs", "rescore", "rescore_bytes", "score_execution", "transcript_lines"]
 
 
 def prepare_inputs(documents: Mapping[str, object]) -> ScoringInputs:
@@ -48,27 +50,47 @@ def score_execution(
     return score_record(record, _prepared(sealed_inputs)).to_json()
 
 
+def _ap1_text_sha256(
+    sealed_inputs: ScoringInputs | Mapping[str, object], ap1_text: str | None
+) -> str | None:
+    """The SHA-256 of the AP-1 text: ``ap1_text`` when given, else the mapping's ``ap1Text``."""
+    if ap1_text is None and isinstance(sealed_inputs, Mapping):
+        text = sealed_inputs.get("ap1Text")
+        ap1_text = text if isinstance(text, str) else None
+    return None if ap1_text is None else sha256_text(ap1_text)
+
+
 def rescore(
     transcript_records: Iterable[Any],
     sealed_inputs: ScoringInputs | Mapping[str, object],
     *,
     seal: dict[str, Any] | None = None,
     adjudication: Ap1Adjudication | None = None,
+    ap1_text: str | None = None,
 ) -> ScoreReport:
     """Re-score transcript records (parsed JSON objects, in file order) into the score report.
 
     With ``seal`` the report states whether the inputs' hashes equal the
     sealed ones; with a merged ``adjudication`` it folds in the agreed human
-    marks.
+    marks. ``ap1_text`` is the AP-1 text the inputs were prepared with, for
+    prepared inputs (a mapping of documents carries it as ``ap1Text``).
     """
-    text = sealed_inputs.get("ap1Text") if isinstance(sealed_inputs, Mapping) else None
     return rescore_records(
         transcript_records,
         _prepared(sealed_inputs),
         seal=seal,
         adjudication=adjudication,
-        ap1_text_sha256=sha256_text(text) if isinstance(text, str) else None,
+        ap1_text_sha256=_ap1_text_sha256(sealed_inputs, ap1_text),
     )
+
+
+def transcript_lines(transcript: bytes) -> list[bytes]:
+    """The lines of a transcript file's bytes, without their newlines (a final one ends the
+    last line; it does not start an empty one)."""
+    lines = transcript.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    return lines
 
 
 def rescore_bytes(
@@ -77,25 +99,23 @@ def rescore_bytes(
     *,
     seal: dict[str, Any] | None = None,
     adjudication: Ap1Adjudication | None = None,
+    ap1_text: str | None = None,
 ) -> ScoreReport:
     """Re-score a transcript given as the bytes of its JSON-lines file (or its lines).
 
     The report is the one ``apconform ap1 rescore`` writes for the same file,
     byte for byte: each line is hash-checked over its own bytes, so an edit
-    that re-serialises a record identically still shows up.
+    that re-serialises a record identically still shows up. ``ap1_text`` is
+    as for :func:`rescore`.
     """
-    text = sealed_inputs.get("ap1Text") if isinstance(sealed_inputs, Mapping) else None
     rescorer = Rescorer(
         _prepared(sealed_inputs),
         seal=seal,
         adjudication=adjudication,
-        ap1_text_sha256=sha256_text(text) if isinstance(text, str) else None,
+        ap1_text_sha256=_ap1_text_sha256(sealed_inputs, ap1_text),
     )
     if isinstance(transcript, bytes):
-        lines = transcript.split(b"\n")
-        if lines and lines[-1] == b"":
-            lines.pop()
-        transcript = lines
+        transcript = transcript_lines(transcript)
     for raw in transcript:
         rescorer.add_line(raw[:-1] if raw.endswith(b"\n") else raw)
     return rescorer.finish()

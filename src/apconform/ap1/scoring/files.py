@@ -59,10 +59,12 @@ from apconform.models.ap1 import Ap1Adjudication, Ap1Seal
 __all__ = [
     "ADJUDICATION_FILE",
     "REPORT_FILES",
+    "RescoreOutcome",
     "RunDocuments",
     "ScoredFiles",
     "compare_reports",
     "load_run_documents",
+    "rescore_run",
     "score_run",
     "score_transcript",
 ]
@@ -360,6 +362,56 @@ def score_run(
         jobs=jobs,
         run_dir=run_dir,
     )
+
+
+@dataclass(frozen=True)
+class RescoreOutcome:
+    """A run re-scored from its transcript alone, compared with the report it published."""
+
+    scored: ScoredFiles
+    """The new report and where it went."""
+    published: Path
+    """The folder of the published report (RUN_DIR/report)."""
+    compared: bool
+    """Whether there was a published report to compare with."""
+    differ: tuple[str, ...] = ()
+    """The report files whose bytes differ from the published ones (empty: identical)."""
+    transcript_change: str | None = None
+    """In words, how the transcript differs from the one the published report scored."""
+
+    @property
+    def exit_status(self) -> int:
+        """1 when a report file differs from the published one, else 0 (a changed transcript
+        alone is reported, not a finding: the report files say whether it mattered)."""
+        return 1 if self.differ else 0
+
+
+def rescore_run(
+    run_dir: Path, output_dir: Path | None = None, *, jobs: int | None = None
+) -> RescoreOutcome:
+    """Re-score a run directory into ``output_dir`` (default RUN_DIR/rescore) and compare the
+    new report files, byte for byte, with the published ones in RUN_DIR/report."""
+    output = output_dir if output_dir is not None else run_dir / "rescore"
+    scored = score_run(run_dir, output, jobs=jobs)
+    published = run_dir / "report"
+    if not (published / "score-report.json").is_file():
+        return RescoreOutcome(scored, published, compared=False)
+    differ = compare_reports(published, output)
+    change = _published_transcript_change(published, run_dir)
+    return RescoreOutcome(scored, published, True, tuple(differ), change)
+
+
+def _published_transcript_change(published: Path, run_dir: Path) -> str | None:
+    """How the run's transcript differs from the one the published report scored, if it does."""
+    from apconform.ap1.scoring.anchor import transcript_change  # signing: only when comparing
+    from apconform.ap1.transcript.verify import verify_transcript
+
+    document = load_in(published, "score-report.json")
+    transcript = document.get("integrity", {}).get("transcript", {})
+    if "headSha256" not in transcript:
+        return "unknown: the published report carries no transcript anchor (older format)"
+    report = verify_transcript(run_dir / TRANSCRIPT_FILE, in_run_dir=True)
+    return transcript_change((int(transcript["records"]), transcript["headSha256"]), report)
 
 
 def compare_reports(first: Path, second: Path) -> list[str]:

@@ -23,11 +23,17 @@ from typing import Any
 
 from apconform.ap1.inputs.sealed import SEALED_NAMES
 from apconform.ap1.refusal import Ap1Refused
-from apconform.ap1.scoring import Rescorer, ScoringInputs, prepare_inputs, score_execution
+from apconform.ap1.scoring import (
+    ScoringInputs,
+    prepare_inputs,
+    rescore_bytes,
+    score_execution,
+    transcript_lines,
+)
 from apconform.ap1.scoring.execution import RECORD_UNSCORABLE
 from apconform.api.routes.ap1 import check_ap1_inputs, require_members, within_member
 from apconform.api.typed import TypedRoute
-from apconform.core.canonical import canonical_text, sha256_hex, sha256_text
+from apconform.core.canonical import canonical_text, sha256_hex
 from apconform.core.errors import ApconformError, DocumentRefused, define_code
 from apconform.core.files import load_path
 from apconform.core.validation import validate_document
@@ -151,15 +157,7 @@ def _score_transcript(value: Any) -> dict[str, Any]:
             found = within_member("seal", refused.violations)
             raise DocumentRefused(found, what="seal record") from None
     inputs = CACHE.prepared(value)
-    text = value.get("ap1Text")
-    rescorer = Rescorer(
-        inputs,
-        seal=seal,
-        ap1_text_sha256=sha256_text(text) if isinstance(text, str) else None,
-    )
-    lines = value["transcript"].encode("utf-8").split(b"\n")
-    if lines and lines[-1] == b"":
-        lines.pop()
+    lines = transcript_lines(value["transcript"].encode("utf-8"))
     if len(lines) > MAX_TRANSCRIPT_LINES:
         raise ApconformError(
             TOO_MANY_LINES,
@@ -167,9 +165,11 @@ def _score_transcript(value: Any) -> dict[str, Any]:
             f"{MAX_TRANSCRIPT_LINES:,}",
             path="$.transcript",
         )
-    for raw in lines:
-        rescorer.add_line(raw)
-    return rescorer.finish().document
+    text = value.get("ap1Text")
+    report = rescore_bytes(
+        lines, inputs, seal=seal, ap1_text=text if isinstance(text, str) else None
+    )
+    return report.document
 
 
 def _vector_input(*parts: str) -> Any:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from apconform.core.errors import UsageError
 
-__all__ = ["print_scored", "register_scoring"]
+if TYPE_CHECKING:
+    from apconform.ap1.scoring import RescoreOutcome
+
+__all__ = ["print_rescore_outcome", "print_scored", "register_scoring"]
 
 
 def print_scored(scored: Any) -> None:
@@ -53,7 +56,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
 
 def _cmd_rescore(args: argparse.Namespace) -> int:
     from apconform.ap1.inputs.sealed import SealedInputs
-    from apconform.ap1.scoring import compare_reports, score_run, score_transcript
+    from apconform.ap1.scoring import rescore_run, score_transcript
     from apconform.core.files import load_path
 
     if args.transcript:
@@ -74,37 +77,27 @@ def _cmd_rescore(args: argparse.Namespace) -> int:
         return 0
     if not args.run_dir:
         raise UsageError("give RUN_DIR, or --transcript with --inputs and --output-dir")
-    run_dir = Path(args.run_dir)
-    output = Path(args.output_dir) if args.output_dir else run_dir / "rescore"
-    scored = score_run(run_dir, output, jobs=args.jobs)
-    print_scored(scored)
-    published = run_dir / "report"
-    if not (published / "score-report.json").is_file():
+    outcome = rescore_run(
+        Path(args.run_dir), Path(args.output_dir) if args.output_dir else None, jobs=args.jobs
+    )
+    print_scored(outcome.scored)
+    print_rescore_outcome(outcome)
+    return outcome.exit_status
+
+
+def print_rescore_outcome(outcome: RescoreOutcome) -> None:
+    """The lines `apconform ap1 rescore RUN_DIR` prints after the report's own: how the new
+    report compares with the published one."""
+    published = outcome.published
+    if not outcome.compared:
         print(f"  nothing to compare with: {published} holds no report")
-        return 0
-    differ = compare_reports(published, output)
-    change = _transcript_change(published, run_dir)
-    if change is not None:
-        print(f"  THE TRANSCRIPT CHANGED since {published} was scored: {change}")
-    if differ:
-        print(f"  DIFFERS from {published}: {', '.join(differ)}")
-        return 1
+        return
+    if outcome.transcript_change is not None:
+        print(f"  THE TRANSCRIPT CHANGED since {published} was scored: {outcome.transcript_change}")
+    if outcome.differ:
+        print(f"  DIFFERS from {published}: {', '.join(outcome.differ)}")
+        return
     print(f"  identical, byte for byte, to {published} (every report file)")
-    return 0
-
-
-def _transcript_change(published: Path, run_dir: Path) -> str | None:
-    """How the run's transcript differs from the one the published report scored, if it does."""
-    from apconform.ap1.rundir import load_in
-    from apconform.ap1.scoring.anchor import transcript_change
-    from apconform.ap1.transcript.verify import verify_transcript
-
-    document = load_in(published, "score-report.json")
-    transcript = document.get("integrity", {}).get("transcript", {})
-    if "headSha256" not in transcript:
-        return "unknown: the published report carries no transcript anchor (older format)"
-    report = verify_transcript(run_dir / "transcript.jsonl", in_run_dir=True)
-    return transcript_change((int(transcript["records"]), transcript["headSha256"]), report)
 
 
 def _jobs(text: str) -> int:
