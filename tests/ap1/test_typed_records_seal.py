@@ -15,6 +15,7 @@ from apconform.ap1.inputs.files import example_paths, load_inputs
 from apconform.ap1.inputs.sealed import SEALED_NAMES
 from apconform.ap1.seal import records as seal_records
 from apconform.ap1.seal.build import build_seal
+from apconform.ap1.transcript import execution_record
 from apconform.ap1.transcript import records as transcript_records
 from apconform.ap1.transcript.chain import TranscriptWriter
 from apconform.ap1.transcript.verify import ProblemJson, verify_transcript
@@ -24,7 +25,7 @@ from apconform.models import ap1_operations
 MIRRORS: list[tuple[type, type[BaseModel]]] = [
     (transcript_records.TranscriptRecord, models.Ap1TranscriptRecord),
     (transcript_records.WrittenRecord, models.Ap1TranscriptRecord),
-    (transcript_records.ExecutionJson, models.ExecutionRecord),
+    (execution_record.ExecutionRecord, models.ExecutionRecord),
     (transcript_records.TranscriptHead, models.Ap1TranscriptHead),
     (transcript_records.RunOriginJson, models.RunOrigin),
     (seal_records.SealRecord, models.Ap1Seal),

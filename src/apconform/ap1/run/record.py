@@ -1,20 +1,26 @@
-"""The execution record of one AP-1 execution, typed, and the one place it is started.
+"""The one place an AP-1 execution record is started.
 
 The instrument's own run (:mod:`apconform.ap1.run.execution`), the Inspect
 import and the reference import all start an execution record with
 :func:`new_execution_record`, then fill its rounds, tool calls and ending. The
-TypedDicts name the JSON members of the ``ExecutionRecord`` class of the AP-1
-schema (and of its parts); tests check that their keys equal the generated
-model's, so the hand-written types cannot drift from the schema. Members that
-the schema leaves optional, or that are set while the record is filled, are
-``NotRequired``. Key order is insertion order, which the JSON outputs keep.
-
-(No ``from __future__ import annotations`` here: Python 3.11 reads ``Required`` and
-``NotRequired`` only from evaluated annotations.)
+record's types are those of :mod:`apconform.ap1.transcript.execution_record`
+(re-exported here), which the transcript's reader shares. Key order is insertion
+order, which the JSON outputs keep.
 """
 
-from typing import NotRequired, Required, TypedDict
-
+from apconform.ap1.transcript.execution_record import (
+    AttemptRecord,
+    EchoedParameter,
+    EvidenceInputs,
+    ExecutionRecord,
+    HeaderField,
+    RecordProvenance,
+    RequestRecord,
+    ResponseRecord,
+    RoundRecord,
+    SentParameter,
+    ToolCallRecord,
+)
 from apconform.models.ap1 import ExecutionStatus, StopReason
 
 __all__ = [
@@ -31,124 +37,6 @@ __all__ = [
     "ToolCallRecord",
     "new_execution_record",
 ]
-
-
-class HeaderField(TypedDict):
-    """One request header as recorded (credentials redacted)."""
-
-    name: str
-    value: str
-
-
-class SentParameter(TypedDict, total=False):
-    """One request setting: sent, or omitted with its reason (and detail)."""
-
-    name: Required[str]
-    sent: str
-    omitted: str
-    detail: str
-
-
-class RequestRecord(TypedDict):
-    """A request exactly as sent."""
-
-    url: str | None
-    headers: list[HeaderField]
-    bodyText: str
-    bodySha256: str
-    samplingAsSent: list[SentParameter]
-
-
-class AttemptRecord(TypedDict, total=False):
-    """One HTTP attempt; its outcome, status, error and timings are set as it proceeds."""
-
-    attempt: Required[str]
-    startedAt: str
-    elapsedSeconds: str
-    outcome: str
-    httpStatus: str
-    error: str
-    waitSeconds: str
-
-
-class EchoedParameter(TypedDict):
-    """A sampling parameter the response reports back, as JSON text."""
-
-    name: str
-    valueJson: str
-
-
-class ResponseRecord(TypedDict):
-    """A response as received, with the shape the adapter recognised."""
-
-    httpStatus: str | None
-    bodyText: str
-    bodySha256: str
-    masked: bool
-    shape: str
-    shapeDetail: NotRequired[str]
-    samplingEchoed: list[EchoedParameter]
-
-
-class RoundRecord(TypedDict):
-    """One request and its response, with every attempt."""
-
-    round: str
-    request: RequestRecord
-    attempts: list[AttemptRecord]
-    response: NotRequired[ResponseRecord]
-
-
-class ToolCallRecord(TypedDict):
-    """One tool call as the model made it and what the instrument returned."""
-
-    round: str
-    index: str
-    id: str | None
-    name: str
-    argumentsRaw: str
-    returnRaw: str | None
-    outcome: str
-
-
-class EvidenceInputs(TypedDict):
-    """The structural facts invocation evidence is classified from."""
-
-    toolsOffered: bool
-    toolName: str
-    roundsRecorded: str
-    allRoundsReadable: bool
-
-
-class RecordProvenance(TypedDict):
-    """Where an imported record comes from and what its source does not record."""
-
-    source: str
-    sourceVersion: str
-    sourceRecord: str
-    model: NotRequired[str]
-    notRecorded: list[str]
-    derived: list[str]
-
-
-class ExecutionRecord(TypedDict):
-    """One planned execution in full (the schema's ``ExecutionRecord``)."""
-
-    cellKey: str
-    condition: str
-    itemId: str
-    repeat: str
-    status: str
-    statusReason: str | None
-    stopReason: str
-    startedAt: str
-    elapsedSeconds: str
-    deliveredContextSha256: str
-    rounds: list[RoundRecord]
-    toolCalls: list[ToolCallRecord]
-    finalText: str | None
-    evidenceInputs: EvidenceInputs
-    provenance: NotRequired[RecordProvenance]
 
 
 def new_execution_record(

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import NotRequired, TypedDict, TypeGuard
 
+from apconform.ap1.transcript.execution_record import ExecutionRecord
 from apconform.core.validation import validate_document
 from apconform.models.ap1 import Ap1TranscriptHead, Ap1TranscriptRecord
 
 __all__ = [
-    "ExecutionJson",
     "RunOriginJson",
     "TranscriptHead",
     "TranscriptRecord",
@@ -24,26 +24,6 @@ __all__ = [
     "is_transcript_head",
     "is_transcript_record",
 ]
-
-
-class ExecutionJson(TypedDict):
-    """One execution of a cell (``ExecutionRecord``), as a verified record carries it."""
-
-    cellKey: str
-    condition: str
-    itemId: str
-    repeat: str
-    status: str
-    statusReason: str | None
-    stopReason: str
-    startedAt: str
-    elapsedSeconds: str
-    deliveredContextSha256: str
-    rounds: list[dict[str, object]]
-    toolCalls: list[dict[str, object]]
-    finalText: str | None
-    evidenceInputs: dict[str, object]
-    provenance: NotRequired[dict[str, object]]
 
 
 class _RecordHeader(TypedDict):
@@ -82,11 +62,11 @@ class TranscriptRecord(_RecordHeader):
 
     sha256: str
     runStarted: NotRequired[dict[str, object]]
-    execution: NotRequired[ExecutionJson]
+    execution: NotRequired[ExecutionRecord]
     runResumed: NotRequired[dict[str, object]]
     runStopped: NotRequired[dict[str, object]]
     runFinished: NotRequired[dict[str, object]]
-    cellDeferred: NotRequired[ExecutionJson]
+    cellDeferred: NotRequired[ExecutionRecord]
 
 
 class TranscriptHead(TypedDict):

@@ -19,8 +19,8 @@ from typing import BinaryIO, TypedDict
 from apconform.ap1.rundir import open_binary_in
 from apconform.ap1.transcript.chain import GENESIS, record_hash, split_lines
 from apconform.ap1.transcript.deferral import deferral_cause
+from apconform.ap1.transcript.execution_record import ExecutionRecord
 from apconform.ap1.transcript.records import (
-    ExecutionJson,
     TranscriptRecord,
     is_transcript_record,
 )
@@ -193,7 +193,7 @@ def _verify_lines(
 
 
 def _deferral(
-    number: int, record: TranscriptRecord, deferred: ExecutionJson, report: TranscriptReport
+    number: int, record: TranscriptRecord, deferred: ExecutionRecord, report: TranscriptReport
 ) -> None:
     key = deferred["cellKey"]
     if key in report.cells:
